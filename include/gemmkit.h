@@ -1,0 +1,268 @@
+/*
+ * gemmkit.h - the public interface of gemmkit, a library for fast matrix
+ * multiplication on x86-64 CPUs and NVIDIA GPUs.
+ *
+ * Every function returns a gk_status (GK_OK = 0, errors < 0) unless it is a
+ * pure query. Every size, index and leading dimension is int64_t. Arguments
+ * are checked once, here at the edge; an invalid argument returns a status and
+ * never crashes or writes out of bounds.
+ *
+ * The BLAS/CBLAS-compatible entry points (sgemm_, dgemm_, cblas_sgemm,
+ * cblas_dgemm) are declared in gemmkit_cblas.h.
+ */
+#ifndef GEMMKIT_H
+#define GEMMKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define GK_API
+#else
+#define GK_API __attribute__((visibility("default")))
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Version                                                                   */
+/* ------------------------------------------------------------------------ */
+
+#define GK_VERSION_MAJOR 0
+#define GK_VERSION_MINOR 1
+#define GK_VERSION_PATCH 0
+/** The version as one number: major * 10000 + minor * 100 + patch. */
+#define GK_VERSION (GK_VERSION_MAJOR * 10000 + GK_VERSION_MINOR * 100 + GK_VERSION_PATCH)
+
+/**
+ * @return the version of the library that is linked, as GK_VERSION; compare
+ *         it with the GK_VERSION of the header you compiled against.
+ */
+GK_API int gk_version(void);
+
+/** @return the version of the linked library as "major.minor.patch". */
+GK_API const char *gk_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef enum gk_status {
+	GK_OK = 0,
+	GK_ERR_INVALID_VALUE = -1,  /**< an enum argument is not one of its values */
+	GK_ERR_NEGATIVE_SIZE = -2,  /**< m, n or k is negative */
+	GK_ERR_BAD_LD = -3,         /**< a leading dimension is smaller than the matrix needs */
+	GK_ERR_NULL_POINTER = -4,   /**< a pointer that must be read or written is NULL */
+	GK_ERR_OVERFLOW = -5,       /**< a size product does not fit in int64_t / size_t */
+	GK_ERR_NO_MEMORY = -6,      /**< an allocation failed */
+	GK_ERR_UNKNOWN_ALGO = -7,   /**< no algorithm has the given name */
+	GK_ERR_UNSUPPORTED = -8,    /**< the algorithm or backend does not handle these arguments */
+	GK_ERR_NO_GPU = -9,         /**< built without CUDA, or no CUDA device is present */
+	GK_ERR_CUDA = -10,          /**< a CUDA call failed */
+	GK_ERR_IO = -11,            /**< a file could not be read or written */
+	GK_ERR_FORMAT = -12,        /**< a file's contents are not in the expected format */
+	GK_ERR_SINGULAR = -13,      /**< a matrix that must be inverted is singular */
+	GK_ERR_INTERNAL = -14       /**< a bug in gemmkit: please report it */
+} gk_status;
+
+/**
+ * @return a short, static English description of a status; an unknown value
+ *         gives "unknown gk_status". Never NULL.
+ */
+GK_API const char *gk_strerror(gk_status status);
+
+/**
+ * @return a description of the last error that a gemmkit function returned
+ *         on the calling thread, naming the argument at fault (for example
+ *         "gk_sgemm: lda = 3 < 5"); "" when no error has occurred. The
+ *         pointer stays valid until the next gemmkit call on this thread.
+ */
+GK_API const char *gk_last_error(void);
+
+/* ------------------------------------------------------------------------ */
+/* GEMM                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/** Storage order; the values are those of CBLAS. */
+typedef enum gk_layout {
+	GK_ROW_MAJOR = 101,
+	GK_COL_MAJOR = 102
+} gk_layout;
+
+/** op(X) = X, X^T, or X^T (real data: conjugate transpose = transpose). */
+typedef enum gk_trans {
+	GK_NO_TRANS = 111,
+	GK_TRANS = 112,
+	GK_CONJ_TRANS = 113
+} gk_trans;
+
+/** Where a product is computed. */
+typedef enum gk_backend {
+	GK_BACKEND_AUTO = 0, /**< the algorithm's own, or the best for the call */
+	GK_BACKEND_CPU = 1,
+	GK_BACKEND_CUDA = 2
+} gk_backend;
+
+/**
+ * C = alpha * op(A) * op(B) + beta * C, single precision.
+ *
+ * op(A) is m x k, op(B) is k x n, C is m x n, all stored in `layout`.
+ * With GK_ROW_MAJOR, element (i, j) of a matrix X with leading dimension ldx
+ * is x[i * ldx + j]; with GK_COL_MAJOR it is x[i + j * ldx].
+ *
+ * BLAS semantics: beta = 0 means C is not read (NaN or Inf in C does not reach
+ * the result); alpha = 0 or k = 0 means A and B are not read (and may be
+ * NULL); m = 0 or n = 0 returns GK_OK at once, touching nothing.
+ *
+ * @param layout GK_ROW_MAJOR or GK_COL_MAJOR.
+ * @param ta, tb GK_NO_TRANS, GK_TRANS or GK_CONJ_TRANS.
+ * @param m, n, k sizes, >= 0.
+ * @param lda >= max(1, number of columns of A as stored) for row-major,
+ *            >= max(1, number of rows of A as stored) for column-major.
+ *            Likewise ldb and ldc.
+ * @return GK_OK, or GK_ERR_INVALID_VALUE, GK_ERR_NEGATIVE_SIZE,
+ *         GK_ERR_BAD_LD, GK_ERR_NULL_POINTER, GK_ERR_OVERFLOW,
+ *         GK_ERR_NO_MEMORY; C is untouched when an error is returned for an
+ *         argument.
+ */
+GK_API gk_status gk_sgemm(gk_layout layout, gk_trans ta, gk_trans tb,
+                          int64_t m, int64_t n, int64_t k,
+                          float alpha, const float *a, int64_t lda,
+                          const float *b, int64_t ldb,
+                          float beta, float *c, int64_t ldc);
+
+/** As gk_sgemm, double precision. */
+GK_API gk_status gk_dgemm(gk_layout layout, gk_trans ta, gk_trans tb,
+                          int64_t m, int64_t n, int64_t k,
+                          double alpha, const double *a, int64_t lda,
+                          const double *b, int64_t ldb,
+                          double beta, double *c, int64_t ldc);
+
+/* ------------------------------------------------------------------------ */
+/* Contexts: the algorithm, backend and thread count of a call               */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A context holds the choices a call is made with. It is cheap, holds no
+ * threads, and may be shared by threads as long as none changes it. Calls
+ * without a context (gk_sgemm, gk_dgemm) use the defaults: algorithm "auto",
+ * GK_BACKEND_AUTO, and the default thread count.
+ */
+typedef struct gk_context gk_context;
+
+/**
+ * Create a context with the defaults.
+ * @param out receives the new context; *out is NULL on failure.
+ * @return GK_OK, GK_ERR_NULL_POINTER or GK_ERR_NO_MEMORY.
+ */
+GK_API gk_status gk_context_create(gk_context **out);
+
+/** Destroy a context; NULL is ignored. */
+GK_API void gk_context_destroy(gk_context *ctx);
+
+/**
+ * Choose the algorithm by name: "auto" or one of the names gk_algo_get lists
+ * (for example "cpu.plain", "cpu.ikj"). An algorithm of another backend than
+ * the context's (when that is not GK_BACKEND_AUTO) is refused when the call is
+ * made, with GK_ERR_UNSUPPORTED.
+ * @return GK_OK, GK_ERR_NULL_POINTER, or GK_ERR_UNKNOWN_ALGO (the context is
+ *         then unchanged).
+ */
+GK_API gk_status gk_context_set_algo(gk_context *ctx, const char *name);
+
+/** @return the context's algorithm name ("auto" by default); NULL if ctx is NULL. */
+GK_API const char *gk_context_algo(const gk_context *ctx);
+
+/**
+ * Choose the backend. With GK_BACKEND_AUTO, "auto" picks by size and device;
+ * with GK_BACKEND_CPU or GK_BACKEND_CUDA it stays on that backend.
+ * @return GK_OK, GK_ERR_NULL_POINTER or GK_ERR_INVALID_VALUE.
+ */
+GK_API gk_status gk_context_set_backend(gk_context *ctx, gk_backend backend);
+
+/**
+ * Set the number of CPU threads for calls made with this context; 0 (the
+ * default) means the default count: GK_NUM_THREADS from the environment,
+ * else OMP_NUM_THREADS, else the number of processors. Inside a caller's
+ * OpenMP parallel region the default is 1 thread (no oversubscription); an
+ * explicit count is obeyed there too.
+ * @return GK_OK, GK_ERR_NULL_POINTER, or GK_ERR_INVALID_VALUE for n < 0.
+ */
+GK_API gk_status gk_context_set_threads(gk_context *ctx, int n);
+
+/** As gk_sgemm, with the choices of ctx (NULL: the defaults). */
+GK_API gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout,
+                             gk_trans ta, gk_trans tb,
+                             int64_t m, int64_t n, int64_t k,
+                             float alpha, const float *a, int64_t lda,
+                             const float *b, int64_t ldb,
+                             float beta, float *c, int64_t ldc);
+
+/** As gk_dgemm, with the choices of ctx (NULL: the defaults). */
+GK_API gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout,
+                             gk_trans ta, gk_trans tb,
+                             int64_t m, int64_t n, int64_t k,
+                             double alpha, const double *a, int64_t lda,
+                             const double *b, int64_t ldb,
+                             double beta, double *c, int64_t ldc);
+
+/* ------------------------------------------------------------------------ */
+/* Algorithms and information                                                */
+/* ------------------------------------------------------------------------ */
+
+/** Data types an algorithm handles, as bits. */
+#define GK_DTYPE_F32 1u
+#define GK_DTYPE_F64 2u
+
+typedef struct gk_algo_info {
+	const char *name;        /**< "cpu.plain", ...: what gk_context_set_algo takes */
+	const char *description; /**< one line */
+	gk_backend backend;      /**< GK_BACKEND_CPU or GK_BACKEND_CUDA */
+	unsigned dtypes;         /**< GK_DTYPE_F32 | GK_DTYPE_F64 */
+	int threaded;            /**< 1 when it uses several CPU threads */
+	int available;           /**< 1 when it can run on this machine now */
+} gk_algo_info;
+
+/** @return the number of algorithms gemmkit has (available here or not). */
+GK_API int gk_algo_count(void);
+
+/**
+ * Describe algorithm i, 0 <= i < gk_algo_count().
+ * @return GK_OK, GK_ERR_NULL_POINTER, or GK_ERR_INVALID_VALUE for i out of range.
+ */
+GK_API gk_status gk_algo_get(int i, gk_algo_info *out);
+
+/** What gemmkit found on this machine. */
+typedef struct gk_info {
+	char cpu_name[64];        /**< the processor's brand string */
+	char cpu_features[256];   /**< space-separated: "sse2 avx2 fma avx512f ..." */
+	char cpu_arch[32];        /**< the kernel set chosen: "avx512", "avx2", "generic" */
+	int max_threads;          /**< the default thread count outside a parallel region */
+	int cuda_built;           /**< 1 when the library was built with CUDA */
+	int gpu_count;            /**< CUDA devices usable now (0 without CUDA) */
+	char gpu_names[4][96];    /**< the names of the first four devices */
+	size_t l1d_bytes, l2_bytes, l3_bytes; /**< data cache sizes, 0 when unknown */
+} gk_info;
+
+/**
+ * Fill *info with what gemmkit found on this machine.
+ * @return GK_OK or GK_ERR_NULL_POINTER.
+ */
+GK_API gk_status gk_get_info(gk_info *info);
+
+/**
+ * @return the name of the CPU kernel set in use ("avx512", "avx2",
+ *         "generic"). It is chosen once, at first use, from CPUID and XGETBV;
+ *         the environment variable GK_ARCH forces one (a set the CPU cannot
+ *         run is refused: the best supported one is used and a warning is
+ *         printed to stderr). GK_ARCH_DEBUG=1 logs the choice to stderr.
+ */
+GK_API const char *gk_arch_name(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GEMMKIT_H */

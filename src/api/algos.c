@@ -1,0 +1,70 @@
+/*
+ * algos.c - the registry of GEMM algorithms, and what "auto" picks.
+ *
+ * Adding an algorithm: write it (src/gemm/ or src/cuda/), declare it in
+ * gk_internal.h, add a row here. The tests and `gemmkit bench` pick it up
+ * from the registry by name.
+ */
+#include <string.h>
+#include "gk_internal.h"
+
+static const gk_algo table[] = {
+	{"cpu.plain", "seed rung 1: textbook i-j-k triple loop", GK_BACKEND_CPU, 0,
+	 gk_sgemm_plain, gk_dgemm_plain, NULL},
+	{"cpu.trans", "seed rung 2: B transposed first, rows dotted with SIMD", GK_BACKEND_CPU, 0,
+	 gk_sgemm_trans, gk_dgemm_trans, NULL},
+	{"cpu.ikj", "seed rung 3: loops reordered i-k-j, SIMD axpy along rows", GK_BACKEND_CPU, 0,
+	 gk_sgemm_ikj, gk_dgemm_ikj, NULL},
+	{"cpu.ikj_omp", "seed rung 4: i-k-j with rows of C shared among OpenMP threads", GK_BACKEND_CPU, 1,
+	 gk_sgemm_ikj_omp, gk_dgemm_ikj_omp, NULL},
+};
+#define N_ALGOS ((int)(sizeof table / sizeof table[0]))
+
+int gk_algo_table_size(void)
+{
+	return N_ALGOS;
+}
+
+const gk_algo *gk_algo_table_entry(int i)
+{
+	return i >= 0 && i < N_ALGOS ? &table[i] : NULL;
+}
+
+const gk_algo *gk_algo_find(const char *name)
+{
+	for (int i = 0; i < N_ALGOS; i++)
+		if (strcmp(table[i].name, name) == 0)
+			return &table[i];
+	return NULL;
+}
+
+/* Until the blocked driver lands, the portable i-k-j path with threads is
+ * the CPU's "auto" for every shape. No GPU algorithm is registered yet, so
+ * GK_BACKEND_CUDA has nothing to pick. */
+const gk_algo *gk_algo_auto(int dtype_bits, int64_t m, int64_t n, int64_t k, gk_backend backend)
+{
+	(void)dtype_bits; (void)m; (void)n; (void)k;
+	if (backend == GK_BACKEND_CUDA)
+		return NULL;
+	return gk_algo_find("cpu.ikj_omp");
+}
+
+int gk_algo_count(void)
+{
+	return N_ALGOS;
+}
+
+gk_status gk_algo_get(int i, gk_algo_info *out)
+{
+	GK_RETURN_IF(out == NULL, GK_ERR_NULL_POINTER, "gk_algo_get: out is NULL");
+	GK_RETURN_IF(i < 0 || i >= N_ALGOS, GK_ERR_INVALID_VALUE,
+	             "gk_algo_get: i = %d is not in [0, %d)", i, N_ALGOS);
+	const gk_algo *al = &table[i];
+	out->name = al->name;
+	out->description = al->description;
+	out->backend = al->backend;
+	out->dtypes = (al->sgemm ? GK_DTYPE_F32 : 0u) | (al->dgemm ? GK_DTYPE_F64 : 0u);
+	out->threaded = al->threaded;
+	out->available = al->available ? al->available() : 1;
+	return GK_OK;
+}

@@ -1,0 +1,186 @@
+/*
+ * gemm_api.c - the edge of gk_sgemm / gk_dgemm: every argument is checked
+ * here, once; the trivial cases are done here; the rest is put in canonical
+ * form (gk_internal.h) and handed to the chosen algorithm.
+ */
+#include <stdint.h>
+#include "context.h"
+
+typedef struct {
+	int64_t m, n, k;
+	const void *a; int64_t rs_a, cs_a;
+	const void *b; int64_t rs_b, cs_b;
+	void *c; int64_t rs_c, cs_c;
+} canon;
+
+static int is_trans(gk_trans t)
+{
+	return t != GK_NO_TRANS;
+}
+
+/* Check that a rows x cols matrix with leading dimension ld fits in memory:
+ * its last element's byte offset must fit in a ptrdiff_t. */
+static int extent_ok(int64_t rows, int64_t cols, int64_t ld, int row_major, size_t esize)
+{
+	if (rows == 0 || cols == 0)
+		return 1;
+	int64_t outer = row_major ? rows : cols, inner = row_major ? cols : rows, span, bytes;
+	if (__builtin_mul_overflow(outer - 1, ld, &span) ||
+	    __builtin_add_overflow(span, inner, &span) ||
+	    __builtin_mul_overflow(span, (int64_t)esize, &bytes) || bytes > PTRDIFF_MAX)
+		return 0;
+	return 1;
+}
+
+static gk_status check_ld(const char *fn, const char *name, int64_t ld, int64_t rows, int64_t cols,
+                          int row_major)
+{
+	int64_t need = row_major ? cols : rows;
+	if (need < 1)
+		need = 1;
+	GK_RETURN_IF(ld < need, GK_ERR_BAD_LD, "%s: %s = %lld < %lld", fn, name, (long long)ld,
+	             (long long)need);
+	return GK_OK;
+}
+
+/* Check every argument; on success fill *cn with the canonical problem and
+ * set *read_ab to whether A and B are needed. */
+static gk_status check_and_canon(const char *fn, gk_layout layout, gk_trans ta, gk_trans tb,
+                                 int64_t m, int64_t n, int64_t k, int alpha_zero,
+                                 const void *a, int64_t lda, const void *b, int64_t ldb,
+                                 void *c, int64_t ldc, size_t esize, canon *cn, int *read_ab)
+{
+	GK_RETURN_IF(layout != GK_ROW_MAJOR && layout != GK_COL_MAJOR, GK_ERR_INVALID_VALUE,
+	             "%s: layout = %d is not GK_ROW_MAJOR or GK_COL_MAJOR", fn, (int)layout);
+	GK_RETURN_IF(ta != GK_NO_TRANS && ta != GK_TRANS && ta != GK_CONJ_TRANS, GK_ERR_INVALID_VALUE,
+	             "%s: ta = %d is not a gk_trans", fn, (int)ta);
+	GK_RETURN_IF(tb != GK_NO_TRANS && tb != GK_TRANS && tb != GK_CONJ_TRANS, GK_ERR_INVALID_VALUE,
+	             "%s: tb = %d is not a gk_trans", fn, (int)tb);
+	GK_RETURN_IF(m < 0, GK_ERR_NEGATIVE_SIZE, "%s: m = %lld < 0", fn, (long long)m);
+	GK_RETURN_IF(n < 0, GK_ERR_NEGATIVE_SIZE, "%s: n = %lld < 0", fn, (long long)n);
+	GK_RETURN_IF(k < 0, GK_ERR_NEGATIVE_SIZE, "%s: k = %lld < 0", fn, (long long)k);
+	const int rm = layout == GK_ROW_MAJOR;
+	/* A and B as stored: (ra x ca) and (rb x cb). */
+	const int64_t ra = is_trans(ta) ? k : m, ca = is_trans(ta) ? m : k;
+	const int64_t rb = is_trans(tb) ? n : k, cb = is_trans(tb) ? k : n;
+	GK_FORWARD(check_ld(fn, "lda", lda, ra, ca, rm));
+	GK_FORWARD(check_ld(fn, "ldb", ldb, rb, cb, rm));
+	GK_FORWARD(check_ld(fn, "ldc", ldc, m, n, rm));
+
+	*read_ab = m > 0 && n > 0 && k > 0 && !alpha_zero;
+	if (m > 0 && n > 0) {
+		GK_RETURN_IF(c == NULL, GK_ERR_NULL_POINTER, "%s: c is NULL", fn);
+		GK_RETURN_IF(!extent_ok(m, n, ldc, rm, esize), GK_ERR_OVERFLOW,
+		             "%s: C (%lld x %lld, ldc = %lld) overflows the address space", fn,
+		             (long long)m, (long long)n, (long long)ldc);
+	}
+	if (*read_ab) {
+		GK_RETURN_IF(a == NULL, GK_ERR_NULL_POINTER, "%s: a is NULL", fn);
+		GK_RETURN_IF(b == NULL, GK_ERR_NULL_POINTER, "%s: b is NULL", fn);
+		GK_RETURN_IF(!extent_ok(ra, ca, lda, rm, esize), GK_ERR_OVERFLOW,
+		             "%s: A (%lld x %lld, lda = %lld) overflows the address space", fn,
+		             (long long)ra, (long long)ca, (long long)lda);
+		GK_RETURN_IF(!extent_ok(rb, cb, ldb, rm, esize), GK_ERR_OVERFLOW,
+		             "%s: B (%lld x %lld, ldb = %lld) overflows the address space", fn,
+		             (long long)rb, (long long)cb, (long long)ldb);
+	}
+
+	/* Strides of op(A), op(B) and C in the caller's layout. */
+	int64_t rs_a = rm ? lda : 1, cs_a = rm ? 1 : lda;
+	int64_t rs_b = rm ? ldb : 1, cs_b = rm ? 1 : ldb;
+	if (is_trans(ta)) { int64_t t = rs_a; rs_a = cs_a; cs_a = t; }
+	if (is_trans(tb)) { int64_t t = rs_b; rs_b = cs_b; cs_b = t; }
+	if (rm) {
+		*cn = (canon){m, n, k, a, rs_a, cs_a, b, rs_b, cs_b, c, ldc, 1};
+	} else {
+		/* C column-major: compute C^T = op(B)^T op(A)^T, which is row-major. */
+		*cn = (canon){n, m, k, b, cs_b, rs_b, a, cs_a, rs_a, c, ldc, 1};
+	}
+	return GK_OK;
+}
+
+/* The algorithm a call runs with, or an error status. */
+static gk_status choose_algo(const char *fn, const gk_context *ctx, int dtype_bits,
+                             const canon *cn, const gk_algo **out)
+{
+	const gk_backend backend = ctx ? ctx->backend : GK_BACKEND_AUTO;
+	const gk_algo *al = ctx ? ctx->algo : NULL;
+	if (al == NULL) {
+		al = gk_algo_auto(dtype_bits, cn->m, cn->n, cn->k, backend);
+		GK_RETURN_IF(al == NULL, gk_cuda_built() ? GK_ERR_UNSUPPORTED : GK_ERR_NO_GPU,
+		             "%s: no algorithm of the chosen backend handles this call", fn);
+	}
+	GK_RETURN_IF(backend != GK_BACKEND_AUTO && al->backend != backend, GK_ERR_UNSUPPORTED,
+	             "%s: algorithm %s does not run on the chosen backend", fn, al->name);
+	const int has_type = dtype_bits == GK_DTYPE_F32 ? al->sgemm != NULL : al->dgemm != NULL;
+	GK_RETURN_IF(!has_type, GK_ERR_UNSUPPORTED, "%s: algorithm %s does not handle this data type", fn, al->name);
+	GK_RETURN_IF(al->available != NULL && !al->available(),
+	             al->backend == GK_BACKEND_CUDA ? GK_ERR_NO_GPU : GK_ERR_UNSUPPORTED,
+	             "%s: algorithm %s cannot run on this machine", fn, al->name);
+	*out = al;
+	return GK_OK;
+}
+
+gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
+                      int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+                      const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
+{
+	static const char fn[] = "gk_sgemm";
+	canon cn;
+	int read_ab;
+	gk_clear_error();
+	GK_FORWARD(check_and_canon(fn, layout, ta, tb, m, n, k, alpha == 0.0f, a, lda, b, ldb, c, ldc,
+	                           sizeof(float), &cn, &read_ab));
+	if (m == 0 || n == 0)
+		return GK_OK;
+	if (!read_ab) {
+		gk_scale_rows_f32(cn.m, cn.n, beta, cn.c, cn.rs_c);
+		return GK_OK;
+	}
+	const gk_algo *al;
+	GK_FORWARD(choose_algo(fn, ctx, GK_DTYPE_F32, &cn, &al));
+	const gk_sgemm_args p = {
+		cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
+		cn.c, cn.rs_c, gk_resolve_threads(ctx ? ctx->threads : 0), gk_kernels_active(),
+	};
+	return al->sgemm(&p);
+}
+
+gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
+                      int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
+                      const double *b, int64_t ldb, double beta, double *c, int64_t ldc)
+{
+	static const char fn[] = "gk_dgemm";
+	canon cn;
+	int read_ab;
+	gk_clear_error();
+	GK_FORWARD(check_and_canon(fn, layout, ta, tb, m, n, k, alpha == 0.0, a, lda, b, ldb, c, ldc,
+	                           sizeof(double), &cn, &read_ab));
+	if (m == 0 || n == 0)
+		return GK_OK;
+	if (!read_ab) {
+		gk_scale_rows_f64(cn.m, cn.n, beta, cn.c, cn.rs_c);
+		return GK_OK;
+	}
+	const gk_algo *al;
+	GK_FORWARD(choose_algo(fn, ctx, GK_DTYPE_F64, &cn, &al));
+	const gk_dgemm_args p = {
+		cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
+		cn.c, cn.rs_c, gk_resolve_threads(ctx ? ctx->threads : 0), gk_kernels_active(),
+	};
+	return al->dgemm(&p);
+}
+
+gk_status gk_sgemm(gk_layout layout, gk_trans ta, gk_trans tb, int64_t m, int64_t n, int64_t k,
+                   float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
+                   float beta, float *c, int64_t ldc)
+{
+	return gk_sgemm_ex(NULL, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+gk_status gk_dgemm(gk_layout layout, gk_trans ta, gk_trans tb, int64_t m, int64_t n, int64_t k,
+                   double alpha, const double *a, int64_t lda, const double *b, int64_t ldb,
+                   double beta, double *c, int64_t ldc)
+{
+	return gk_dgemm_ex(NULL, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}

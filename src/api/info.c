@@ -1,0 +1,33 @@
+/* info.c - gk_get_info: what gemmkit found on this machine. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "gk_internal.h"
+
+static size_t cache_bytes(int name)
+{
+	long v = sysconf(name);
+	return v > 0 ? (size_t)v : 0;
+}
+
+gk_status gk_get_info(gk_info *info)
+{
+	GK_RETURN_IF(info == NULL, GK_ERR_NULL_POINTER, "gk_get_info: info is NULL");
+	memset(info, 0, sizeof *info);
+	gk_cpu_brand(info->cpu_name, sizeof info->cpu_name);
+	gk_cpu_feature_string(gk_cpu_features(), info->cpu_features, sizeof info->cpu_features);
+	snprintf(info->cpu_arch, sizeof info->cpu_arch, "%s", gk_arch_name());
+	info->max_threads = gk_resolve_threads(0);
+	info->cuda_built = gk_cuda_built();
+	info->gpu_count = gk_cuda_device_count();
+	for (int d = 0; d < info->gpu_count && d < 4; d++)
+		gk_cuda_device_name(d, info->gpu_names[d], sizeof info->gpu_names[d]);
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+	info->l1d_bytes = cache_bytes(_SC_LEVEL1_DCACHE_SIZE);
+	info->l2_bytes = cache_bytes(_SC_LEVEL2_CACHE_SIZE);
+	info->l3_bytes = cache_bytes(_SC_LEVEL3_CACHE_SIZE);
+#else
+	(void)cache_bytes;
+#endif
+	return GK_OK;
+}

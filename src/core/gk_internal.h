@@ -1,0 +1,108 @@
+/*
+ * gk_internal.h - what the library's layers share behind the public header:
+ * error helpers, the canonical GEMM problem, the algorithm registry, threads,
+ * aligned allocation and timing. Tools and benches may include it for
+ * kernel-level work; users never need it.
+ */
+#ifndef GK_INTERNAL_H
+#define GK_INTERNAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "gemmkit.h"
+#include "kernel_api.h"
+
+#define GK_HIDDEN __attribute__((visibility("hidden")))
+
+/* Record a formatted description of an error for gk_last_error(), return it. */
+GK_HIDDEN gk_status gk_set_error(gk_status st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+GK_HIDDEN void gk_clear_error(void);
+
+/* Flat control flow at the API edge (zstd's RETURN_ERROR_IF/FORWARD_IF_ERROR). */
+#define GK_RETURN_IF(cond, st, ...) \
+	do { if (cond) return gk_set_error((st), __VA_ARGS__); } while (0)
+#define GK_FORWARD(expr) \
+	do { gk_status gk_fwd_st_ = (expr); if (gk_fwd_st_ != GK_OK) return gk_fwd_st_; } while (0)
+
+/*
+ * One GEMM call after the API edge has checked it, in canonical form:
+ * C = alpha * A * B + beta * C with A m x k, B k x n, C m x n, element (i, j)
+ * of X at x[i * rs_x + j * cs_x]. The edge transposes the whole problem when
+ * C is column-major, so C is always row-major here: cs_c == 1. m, n, k > 0
+ * and alpha != 0 (the edge handles the trivial cases); threads >= 1.
+ */
+typedef struct gk_sgemm_args {
+	int64_t m, n, k;
+	float alpha, beta;
+	const float *a; int64_t rs_a, cs_a;
+	const float *b; int64_t rs_b, cs_b;
+	float *c; int64_t rs_c;
+	int threads;
+	const gk_kernels *kern;
+} gk_sgemm_args;
+
+typedef struct gk_dgemm_args {
+	int64_t m, n, k;
+	double alpha, beta;
+	const double *a; int64_t rs_a, cs_a;
+	const double *b; int64_t rs_b, cs_b;
+	double *c; int64_t rs_c;
+	int threads;
+	const gk_kernels *kern;
+} gk_dgemm_args;
+
+typedef gk_status (*gk_sgemm_fn)(const gk_sgemm_args *p);
+typedef gk_status (*gk_dgemm_fn)(const gk_dgemm_args *p);
+
+/* One selectable algorithm. A NULL function means that type is not handled. */
+typedef struct gk_algo {
+	const char *name;
+	const char *description;
+	gk_backend backend;
+	int threaded;
+	gk_sgemm_fn sgemm;
+	gk_dgemm_fn dgemm;
+	int (*available)(void); /* NULL: always available */
+} gk_algo;
+
+/* The registry (src/api/algos.c): every algorithm, "auto" excluded. */
+GK_HIDDEN int gk_algo_table_size(void);
+GK_HIDDEN const gk_algo *gk_algo_table_entry(int i);
+GK_HIDDEN const gk_algo *gk_algo_find(const char *name);
+GK_HIDDEN const gk_algo *gk_algo_auto(int dtype_bits, int64_t m, int64_t n, int64_t k,
+                                      gk_backend backend);
+
+/* The seed ladder (src/gemm/ladder_*.c). */
+GK_HIDDEN gk_status gk_sgemm_plain(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_plain(const gk_dgemm_args *p);
+GK_HIDDEN gk_status gk_sgemm_trans(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_trans(const gk_dgemm_args *p);
+GK_HIDDEN gk_status gk_sgemm_ikj(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_ikj(const gk_dgemm_args *p);
+GK_HIDDEN gk_status gk_sgemm_ikj_omp(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_ikj_omp(const gk_dgemm_args *p);
+
+/* C := beta * C on an m x n row-major block (beta = 0 writes zeros, reads nothing). */
+GK_HIDDEN void gk_scale_rows_f32(int64_t m, int64_t n, float beta, float *c, int64_t rs_c);
+GK_HIDDEN void gk_scale_rows_f64(int64_t m, int64_t n, double beta, double *c, int64_t rs_c);
+
+/* Threads (src/core/threads.c): the count a call runs with. */
+GK_HIDDEN int gk_default_threads(void);
+GK_HIDDEN int gk_resolve_threads(int requested);
+
+/* Memory (src/core/alloc.c): 64-byte aligned, NULL on failure or overflow. */
+GK_HIDDEN void *gk_aligned_alloc(size_t count, size_t elem_size);
+GK_HIDDEN void gk_aligned_free(void *p);
+
+/* CPU (src/core/cpu_features.c). */
+GK_HIDDEN uint64_t gk_cpu_features(void);
+GK_HIDDEN void gk_cpu_brand(char *buf, size_t len);
+GK_HIDDEN void gk_cpu_feature_string(uint64_t f, char *buf, size_t len);
+
+/* CUDA (src/cuda/cuda_info.cu, or its stub when built without CUDA). */
+GK_HIDDEN int gk_cuda_built(void);
+GK_HIDDEN int gk_cuda_device_count(void);
+GK_HIDDEN void gk_cuda_device_name(int dev, char *buf, size_t len);
+
+#endif /* GK_INTERNAL_H */

@@ -1,0 +1,47 @@
+/*
+ * threads.c - how many threads a call runs with.
+ *
+ * An explicit request (a context's thread count) is obeyed. Otherwise:
+ * GK_NUM_THREADS, then OMP_NUM_THREADS (its first entry), then the number
+ * of processors; and 1 inside a caller's parallel region, so that gemmkit
+ * called from parallel code does not oversubscribe the machine.
+ */
+#include <stdlib.h>
+#include <errno.h>
+#include <omp.h>
+#include "gk_internal.h"
+
+#define GK_MAX_THREADS 1024
+
+static int env_threads(const char *var)
+{
+	const char *s = getenv(var);
+	if (s == NULL || *s == '\0')
+		return 0;
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	/* OMP_NUM_THREADS may be a list ("4,2"): its first entry is ours. */
+	if (errno != 0 || end == s || (*end != '\0' && *end != ',') || v < 1)
+		return 0;
+	return v > GK_MAX_THREADS ? GK_MAX_THREADS : (int)v;
+}
+
+int gk_default_threads(void)
+{
+	int n = env_threads("GK_NUM_THREADS");
+	if (n == 0)
+		n = env_threads("OMP_NUM_THREADS");
+	if (n == 0)
+		n = omp_get_num_procs();
+	return n < 1 ? 1 : n;
+}
+
+int gk_resolve_threads(int requested)
+{
+	if (requested > 0)
+		return requested > GK_MAX_THREADS ? GK_MAX_THREADS : requested;
+	if (omp_in_parallel())
+		return 1;
+	return gk_default_threads();
+}

@@ -1,0 +1,20 @@
+/* table_avx512.c - the AVX2 table with the AVX-512 kernels put in. */
+#include "kernel_api.h"
+#include "kernels_avx512.h"
+
+static const gk_axpy_f32_fn check_axpy_f32 = gk_axpy_f32_avx512;
+static const gk_axpy_f64_fn check_axpy_f64 = gk_axpy_f64_avx512;
+static const gk_dot_f32_fn check_dot_f32 = gk_dot_f32_avx512;
+static const gk_dot_f64_fn check_dot_f64 = gk_dot_f64_avx512;
+
+void gk_kernels_init_avx512(gk_kernels *t)
+{
+	gk_kernels_init_avx2(t);
+	t->name = "avx512";
+	t->requires = GK_CPU_AVX | GK_CPU_AVX2 | GK_CPU_FMA | GK_CPU_AVX512F |
+	              GK_CPU_AVX512DQ | GK_CPU_AVX512BW | GK_CPU_AVX512VL;
+	t->axpy_f32 = check_axpy_f32;
+	t->axpy_f64 = check_axpy_f64;
+	t->dot_f32 = check_dot_f32;
+	t->dot_f64 = check_dot_f64;
+}

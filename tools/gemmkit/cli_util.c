@@ -1,0 +1,123 @@
+/* cli_util.c - see cli_util.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli_util.h"
+
+int cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+	if (s == NULL || *s == '\0')
+		return -1;
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno == 0 && *end == '\0') {
+		if (v < lo || v > hi)
+			return -1;
+		*out = v;
+		return 0;
+	}
+	/* 1e6, 2.5e3, 4k, 1M, 2G: a whole number written another way. */
+	errno = 0;
+	double d = strtod(s, &end);
+	if (errno != 0 || end == s)
+		return -1;
+	double mult = 1;
+	if (*end == 'k' || *end == 'K') mult = 1024, end++;
+	else if (*end == 'M') mult = 1024.0 * 1024, end++;
+	else if (*end == 'G') mult = 1024.0 * 1024 * 1024, end++;
+	if (*end != '\0')
+		return -1;
+	d *= mult;
+	if (!isfinite(d) || d != floor(d) || d < (double)lo || d > (double)hi || d >= 9.2e18)
+		return -1;
+	*out = (int64_t)d;
+	return 0;
+}
+
+int cli_parse_double(const char *s, double *out)
+{
+	if (s == NULL || *s == '\0')
+		return -1;
+	char *end;
+	errno = 0;
+	double d = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || !isfinite(d))
+		return -1;
+	*out = d;
+	return 0;
+}
+
+int cli_parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t *out, int max)
+{
+	if (s == NULL || *s == '\0')
+		return -1;
+	char buf[64];
+	int count = 0;
+	const char *p = s;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == 0 || len >= sizeof buf || count >= max)
+			return -1;
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		if (cli_parse_i64(buf, lo, hi, &out[count]) != 0)
+			return -1;
+		count++;
+		if (comma == NULL)
+			return count;
+		p = comma + 1;
+	}
+}
+
+double cli_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void cli_rng_init(cli_rng *r, uint64_t seed)
+{
+	r->s = seed ^ 0x9e3779b97f4a7c15ull;
+}
+
+static uint64_t next(cli_rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+double cli_uniform(cli_rng *r)
+{
+	return (double)(next(r) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+void cli_fill_f32(float *x, size_t n, cli_rng *r)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = (float)cli_uniform(r);
+}
+
+void cli_fill_f64(double *x, size_t n, cli_rng *r)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = cli_uniform(r);
+}
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "gemmkit %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

@@ -1,0 +1,33 @@
+/*
+ * cli_util.h - small helpers shared by the gemmkit subcommands: number
+ * parsing with range checks, a monotonic clock, seeded random fill, and
+ * error reporting. Uses the public API only.
+ */
+#ifndef GK_CLI_UTIL_H
+#define GK_CLI_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Parse a whole string as an integer in [lo, hi] (accepts 1e6 and 1k/1M/1G
+ * suffixes); 0 on success, -1 otherwise. */
+int cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
+/* Parse a whole string as a finite double; 0 on success. */
+int cli_parse_double(const char *s, double *out);
+/* Parse "a,b,c" into at most max values in [lo, hi]; returns the count, or -1. */
+int cli_parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t *out, int max);
+
+/* Seconds on a monotonic clock. */
+double cli_now(void);
+
+/* A splitmix64 stream; fills with uniform values in [-1, 1]. */
+typedef struct { uint64_t s; } cli_rng;
+void cli_rng_init(cli_rng *r, uint64_t seed);
+double cli_uniform(cli_rng *r);
+void cli_fill_f32(float *x, size_t n, cli_rng *r);
+void cli_fill_f64(double *x, size_t n, cli_rng *r);
+
+/* Print "gemmkit <cmd>: <message>" to stderr. */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
