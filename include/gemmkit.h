@@ -261,6 +261,120 @@ GK_API gk_status gk_get_info(gk_info *info);
  */
 GK_API const char *gk_arch_name(void);
 
+
+/* ------------------------------------------------------------------------ */
+/* GF(2^8) matrix multiplication                                             */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Arithmetic in GF(2^8) with the polynomial x^8 + x^4 + x^3 + x^2 + 1 (0x11D),
+ * the field of ISA-L and most Reed-Solomon codes: addition is XOR.
+ */
+
+/** @return a * b in GF(2^8). */
+GK_API uint8_t gk_gf256_mul(uint8_t a, uint8_t b);
+
+/** @return the multiplicative inverse of a; gk_gf256_inv(0) is 0. */
+GK_API uint8_t gk_gf256_inv(uint8_t a);
+
+/**
+ * Invert the n x n matrix `in` (row-major, dense) over GF(2^8) into `out`.
+ * in and out may not overlap. 1 <= n <= 256.
+ * @return GK_OK, GK_ERR_SINGULAR (out is then unspecified),
+ *         GK_ERR_NULL_POINTER or GK_ERR_NEGATIVE_SIZE/GK_ERR_INVALID_VALUE.
+ */
+GK_API gk_status gk_gf256_invert_matrix(int64_t n, const uint8_t *in, uint8_t *out);
+
+/**
+ * C = A * B over GF(2^8), row-major bytes: A is m x k (small: m, k <= 255),
+ * B is k x n and C is m x n (n may be billions of bytes). Leading dimensions
+ * are in bytes: lda >= k, ldb >= n, ldc >= n. C must not overlap A or B.
+ * @return GK_OK or an argument error; m = 0 or n = 0 does nothing; k = 0
+ *         sets C to zero.
+ */
+GK_API gk_status gk_gf256_gemm(int64_t m, int64_t n, int64_t k,
+                               const uint8_t *a, int64_t lda,
+                               const uint8_t *b, int64_t ldb,
+                               uint8_t *c, int64_t ldc);
+
+/**
+ * As gk_gf256_gemm, with the rows of B and of C in separate buffers (as
+ * erasure-code shards are): b_rows[0..k) and c_rows[0..m) each point to n
+ * bytes.
+ */
+GK_API gk_status gk_gf256_gemm_rows(int64_t m, int64_t n, int64_t k,
+                                    const uint8_t *a, int64_t lda,
+                                    const uint8_t *const *b_rows,
+                                    uint8_t *const *c_rows);
+
+/** As gk_gf256_gemm_rows, with the thread count of ctx (NULL: the default). */
+GK_API gk_status gk_gf256_gemm_rows_ex(const gk_context *ctx, int64_t m, int64_t n, int64_t k,
+                                       const uint8_t *a, int64_t lda,
+                                       const uint8_t *const *b_rows,
+                                       uint8_t *const *c_rows);
+
+/* ------------------------------------------------------------------------ */
+/* Reed-Solomon erasure coding                                               */
+/* ------------------------------------------------------------------------ */
+
+/** How the coding matrix of a systematic code is built. */
+typedef enum gk_rs_matrix {
+	/** Identity on top of a Cauchy matrix: MDS for every k + m <= 256 (the default). */
+	GK_RS_CAUCHY = 0,
+	/** ISA-L's gf_gen_rs_matrix (identity on top of a Vandermonde-derived
+	 *  matrix), for byte-compatibility with data encoded by ISA-L. It is MDS only
+	 *  for some k, m: gk_rs_create refuses the others with GK_ERR_UNSUPPORTED. */
+	GK_RS_VANDERMONDE_ISAL = 1
+} gk_rs_matrix;
+
+/** A systematic Reed-Solomon code with k data and m parity shards. */
+typedef struct gk_rs gk_rs;
+
+/**
+ * Create a code: 1 <= k, 1 <= m, k + m <= 256.
+ * @return GK_OK, GK_ERR_NULL_POINTER, GK_ERR_INVALID_VALUE, GK_ERR_UNSUPPORTED
+ *         (a Vandermonde code that would not be MDS) or GK_ERR_NO_MEMORY.
+ */
+GK_API gk_status gk_rs_create(gk_rs **out, int k, int m, gk_rs_matrix kind);
+
+/** Destroy a code; NULL is ignored. */
+GK_API void gk_rs_destroy(gk_rs *rs);
+
+/** Copy the (k + m) x k coding matrix, row-major, into out. */
+GK_API gk_status gk_rs_matrix_get(const gk_rs *rs, uint8_t *out);
+
+/**
+ * Compute the m parity shards from the k data shards, each `len` bytes.
+ * @param data k pointers; @param parity m pointers (written).
+ */
+GK_API gk_status gk_rs_encode(const gk_rs *rs, int64_t len,
+                              const uint8_t *const *data, uint8_t *const *parity);
+
+/**
+ * Rebuild missing shards in place. shards[0..k+m) point to len-byte buffers;
+ * present[i] != 0 marks shard i as intact, the others are rewritten. With
+ * data_only != 0 only missing data shards are rebuilt.
+ * @return GK_OK, or GK_ERR_SINGULAR when fewer than k shards are present
+ *         (nothing is written then), or an argument error.
+ */
+GK_API gk_status gk_rs_reconstruct(const gk_rs *rs, int64_t len, uint8_t *const *shards,
+                                   const uint8_t *present, int data_only);
+
+/**
+ * Check that the parity shards match the data shards.
+ * @param ok set to 1 when they all match, else 0.
+ */
+GK_API gk_status gk_rs_verify(const gk_rs *rs, int64_t len, const uint8_t *const *shards,
+                              int *ok);
+
+/**
+ * Bring the parity up to date after data shard `index` changed from old_data
+ * to new_data (both len bytes): parity[i] ^= M[k+i][index] * (old ^ new).
+ */
+GK_API gk_status gk_rs_update(const gk_rs *rs, int64_t len, int index,
+                              const uint8_t *old_data, const uint8_t *new_data,
+                              uint8_t *const *parity);
+
 #ifdef __cplusplus
 }
 #endif
