@@ -17,6 +17,8 @@ static const gk_algo table[] = {
 	 gk_sgemm_ikj, gk_dgemm_ikj, NULL},
 	{"cpu.ikj_omp", "seed rung 4: i-k-j with rows of C shared among OpenMP threads", GK_BACKEND_CPU, 1,
 	 gk_sgemm_ikj_omp, gk_dgemm_ikj_omp, NULL},
+	{"cpu.blocked", "Goto/BLIS five loops: packed panels, cache blocking, SIMD microkernels, OpenMP",
+	 GK_BACKEND_CPU, 1, gk_sgemm_blocked, gk_dgemm_blocked, NULL},
 };
 #define N_ALGOS ((int)(sizeof table / sizeof table[0]))
 
@@ -38,15 +40,15 @@ const gk_algo *gk_algo_find(const char *name)
 	return NULL;
 }
 
-/* Until the blocked driver lands, the portable i-k-j path with threads is
- * the CPU's "auto" for every shape. No GPU algorithm is registered yet, so
- * GK_BACKEND_CUDA has nothing to pick. */
+/* On the CPU the blocked driver serves every shape: it sizes its blocks
+ * and its thread count to the problem. No GPU algorithm is registered yet,
+ * so GK_BACKEND_CUDA has nothing to pick. */
 const gk_algo *gk_algo_auto(int dtype_bits, int64_t m, int64_t n, int64_t k, gk_backend backend)
 {
 	(void)dtype_bits; (void)m; (void)n; (void)k;
 	if (backend == GK_BACKEND_CUDA)
 		return NULL;
-	return gk_algo_find("cpu.ikj_omp");
+	return gk_algo_find("cpu.blocked");
 }
 
 int gk_algo_count(void)

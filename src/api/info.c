@@ -17,7 +17,8 @@ gk_status gk_get_info(gk_info *info)
 	gk_cpu_brand(info->cpu_name, sizeof info->cpu_name);
 	gk_cpu_feature_string(gk_cpu_features(), info->cpu_features, sizeof info->cpu_features);
 	snprintf(info->cpu_arch, sizeof info->cpu_arch, "%s", gk_arch_name());
-	info->max_threads = gk_resolve_threads(0);
+	/* The count outside a parallel region, even when asked from inside one. */
+	info->max_threads = gk_default_threads();
 	info->cuda_built = gk_cuda_built();
 	info->gpu_count = gk_cuda_device_count();
 	for (int d = 0; d < info->gpu_count && d < 4; d++)

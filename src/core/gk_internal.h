@@ -83,6 +83,11 @@ GK_HIDDEN gk_status gk_dgemm_ikj(const gk_dgemm_args *p);
 GK_HIDDEN gk_status gk_sgemm_ikj_omp(const gk_sgemm_args *p);
 GK_HIDDEN gk_status gk_dgemm_ikj_omp(const gk_dgemm_args *p);
 
+/* The production CPU path: packed, cache-blocked, microkernels from p->kern
+ * (src/gemm/blocked_*.c). */
+GK_HIDDEN gk_status gk_sgemm_blocked(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_blocked(const gk_dgemm_args *p);
+
 /* C := beta * C on an m x n row-major block (beta = 0 writes zeros, reads nothing). */
 GK_HIDDEN void gk_scale_rows_f32(int64_t m, int64_t n, float beta, float *c, int64_t rs_c);
 GK_HIDDEN void gk_scale_rows_f64(int64_t m, int64_t n, double beta, double *c, int64_t rs_c);

@@ -39,6 +39,47 @@ typedef void (*gk_axpy_f64_fn)(int64_t n, double alpha, const double *restrict x
 typedef float (*gk_dot_f32_fn)(int64_t n, const float *restrict x, const float *restrict y);
 typedef double (*gk_dot_f64_fn)(int64_t n, const double *restrict x, const double *restrict y);
 
+/*
+ * GEMM microkernel: one full MR x NR tile of C,
+ *   C := beta * C + alpha * Apanel * Bpanel,
+ * for any k >= 0 (k = 0 gives C := beta * C).
+ * - a: an MR x k sliver of A packed by columns: a[l * MR + i] = A(i, l).
+ * - b: a k x NR sliver of B packed by rows:     b[l * NR + j] = B(l, j).
+ * - c: element (i, j) at c[i * rs_c + j]; rows are contiguous (cs_c = 1).
+ * - beta == 0 writes C without reading it (NaN or Inf there stays out).
+ * a and b are 64-byte aligned when the driver packs them (kernels may rely
+ * on nothing more than element alignment); c has element alignment only.
+ * The shape MR x NR is fixed per kernel and stored beside it in the table;
+ * MR * NR <= GK_GEMM_MAX_TILE, so a driver can hold a scratch tile on its
+ * stack for the edges of C (docs/KERNELS.md).
+ */
+#define GK_GEMM_MAX_TILE 1024
+typedef void (*gk_gemm_f32_fn)(int64_t k, float alpha, const float *restrict a,
+                               const float *restrict b, float beta, float *restrict c,
+                               int64_t rs_c);
+typedef void (*gk_gemm_f64_fn)(int64_t k, double alpha, const double *restrict a,
+                               const double *restrict b, double beta, double *restrict c,
+                               int64_t rs_c);
+
+/*
+ * GF(2^8) dot product of `rows` output rows (the gf_dot[rows] slot, 1 <= rows
+ * <= GK_GF256_MAX_ROWS; src/gf256/ is the driver): for r < rows, i < len,
+ *   dst[r][off + i] = (acc ? dst[r][off + i] : 0) ^ sum_{j<k} c(r, j) * src[j][off + i]
+ * with c(r, j) at coef + (r * k + j) * size, where the coefficient format is
+ * - for gf_dot: the 32-byte expanded table of c (GK_GF256_TBL_BYTES):
+ *   bytes 0..15 hold c * x, bytes 16..31 hold c * (x << 4), x = 0..15;
+ * - for gf_dot_affine: the 8-byte GF2P8AFFINEQB bit matrix of "times c"
+ *   (GK_GF256_AFFINE_BYTES, a little-endian uint64).
+ * len >= 0, k >= 1; no alignment needed; bytes outside [off, off + len) are
+ * neither read nor written. dst rows must not overlap src rows.
+ */
+#define GK_GF256_MAX_ROWS 6
+#define GK_GF256_TBL_BYTES 32
+#define GK_GF256_AFFINE_BYTES 8
+typedef void (*gk_gf256_dot_fn)(int64_t len, int64_t k, const uint8_t *restrict coef,
+                                const uint8_t *const *restrict src,
+                                uint8_t *const *restrict dst, int64_t off, int acc);
+
 typedef struct gk_kernels {
 	const char *name;   /* "generic", "avx2", "avx512" */
 	uint64_t requires;  /* GK_CPU_* bits the CPU (and OS) must have */
@@ -46,12 +87,24 @@ typedef struct gk_kernels {
 	gk_axpy_f64_fn axpy_f64;
 	gk_dot_f32_fn dot_f32;
 	gk_dot_f64_fn dot_f64;
+	gk_gemm_f32_fn gemm_f32; /* GEMM microkernels and their tile shapes */
+	int gemm_f32_mr, gemm_f32_nr;
+	gk_gemm_f64_fn gemm_f64;
+	int gemm_f64_mr, gemm_f64_nr;
+	/* GF(2^8) dot products (gf_dot[0] unused). gf_dot_affine is NULL where a
+	 * set has no GFNI kernels; it runs only when the CPU also has the
+	 * gf_affine_requires bits (src/gf256/ checks at run time). */
+	gk_gf256_dot_fn gf_dot[GK_GF256_MAX_ROWS + 1];
+	gk_gf256_dot_fn gf_dot_affine[GK_GF256_MAX_ROWS + 1];
+	uint64_t gf_affine_requires;
 } gk_kernels;
 
 /* The tables, in src/cpu/<isa>/table_<isa>.c. */
 void gk_kernels_init_generic(gk_kernels *t);
 void gk_kernels_init_avx2(gk_kernels *t);
 void gk_kernels_init_avx512(gk_kernels *t);
+/* Puts the GFNI GF(2^8) kernels in a table (src/cpu/gfni/table_gfni.c). */
+void gk_kernels_add_gfni(gk_kernels *t);
 
 /* The table in use (chosen once; GK_ARCH overrides), and one by name (NULL
  * when unknown or not supported by this CPU), for tests and comparisons. */

@@ -8,4 +8,36 @@ void gk_axpy_f64_avx2(int64_t n, double alpha, const double *restrict x, double 
 float gk_dot_f32_avx2(int64_t n, const float *restrict x, const float *restrict y);
 double gk_dot_f64_avx2(int64_t n, const double *restrict x, const double *restrict y);
 
+/* GEMM microkernels (gk_gemm_f32_fn, gk_gemm_f64_fn) and their tile shapes. */
+#define GK_GEMM_F32_AVX2_MR 6
+#define GK_GEMM_F32_AVX2_NR 16
+void gk_gemm_f32_avx2_6x16(int64_t k, float alpha, const float *restrict a,
+                           const float *restrict b, float beta, float *restrict c,
+                           int64_t rs_c);
+#define GK_GEMM_F64_AVX2_MR 6
+#define GK_GEMM_F64_AVX2_NR 8
+void gk_gemm_f64_avx2_6x8(int64_t k, double alpha, const double *restrict a,
+                          const double *restrict b, double beta, double *restrict c,
+                          int64_t rs_c);
+
+/* GF(2^8) dot products of 1..6 rows (gk_gf256_dot_fn, 32-byte tables). */
+void gk_gf256_dot1_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc);
+void gk_gf256_dot2_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc);
+void gk_gf256_dot3_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc);
+void gk_gf256_dot4_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc);
+void gk_gf256_dot5_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc);
+void gk_gf256_dot6_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc);
+
 #endif

@@ -6,6 +6,13 @@ static const gk_axpy_f32_fn check_axpy_f32 = gk_axpy_f32_avx2;
 static const gk_axpy_f64_fn check_axpy_f64 = gk_axpy_f64_avx2;
 static const gk_dot_f32_fn check_dot_f32 = gk_dot_f32_avx2;
 static const gk_dot_f64_fn check_dot_f64 = gk_dot_f64_avx2;
+static const gk_gemm_f32_fn check_gemm_f32 = gk_gemm_f32_avx2_6x16;
+static const gk_gemm_f64_fn check_gemm_f64 = gk_gemm_f64_avx2_6x8;
+
+static const gk_gf256_dot_fn check_gf_dot[GK_GF256_MAX_ROWS + 1] = {
+	0, gk_gf256_dot1_avx2, gk_gf256_dot2_avx2, gk_gf256_dot3_avx2,
+	gk_gf256_dot4_avx2, gk_gf256_dot5_avx2, gk_gf256_dot6_avx2,
+};
 
 void gk_kernels_init_avx2(gk_kernels *t)
 {
@@ -16,4 +23,12 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	t->axpy_f64 = check_axpy_f64;
 	t->dot_f32 = check_dot_f32;
 	t->dot_f64 = check_dot_f64;
+	t->gemm_f32 = check_gemm_f32;
+	t->gemm_f32_mr = GK_GEMM_F32_AVX2_MR;
+	t->gemm_f32_nr = GK_GEMM_F32_AVX2_NR;
+	t->gemm_f64 = check_gemm_f64;
+	t->gemm_f64_mr = GK_GEMM_F64_AVX2_MR;
+	t->gemm_f64_nr = GK_GEMM_F64_AVX2_NR;
+	for (int r = 0; r <= GK_GF256_MAX_ROWS; r++)
+		t->gf_dot[r] = check_gf_dot[r];
 }

@@ -6,6 +6,13 @@ static const gk_axpy_f32_fn check_axpy_f32 = gk_axpy_f32_avx512;
 static const gk_axpy_f64_fn check_axpy_f64 = gk_axpy_f64_avx512;
 static const gk_dot_f32_fn check_dot_f32 = gk_dot_f32_avx512;
 static const gk_dot_f64_fn check_dot_f64 = gk_dot_f64_avx512;
+static const gk_gemm_f32_fn check_gemm_f32 = gk_gemm_f32_avx512_14x32;
+static const gk_gemm_f64_fn check_gemm_f64 = gk_gemm_f64_avx512_14x16;
+
+static const gk_gf256_dot_fn check_gf_dot[GK_GF256_MAX_ROWS + 1] = {
+	0, gk_gf256_dot1_avx512, gk_gf256_dot2_avx512, gk_gf256_dot3_avx512,
+	gk_gf256_dot4_avx512, gk_gf256_dot5_avx512, gk_gf256_dot6_avx512,
+};
 
 void gk_kernels_init_avx512(gk_kernels *t)
 {
@@ -17,4 +24,13 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	t->axpy_f64 = check_axpy_f64;
 	t->dot_f32 = check_dot_f32;
 	t->dot_f64 = check_dot_f64;
+	t->gemm_f32 = check_gemm_f32;
+	t->gemm_f32_mr = GK_GEMM_F32_AVX512_MR;
+	t->gemm_f32_nr = GK_GEMM_F32_AVX512_NR;
+	t->gemm_f64 = check_gemm_f64;
+	t->gemm_f64_mr = GK_GEMM_F64_AVX512_MR;
+	t->gemm_f64_nr = GK_GEMM_F64_AVX512_NR;
+	for (int r = 0; r <= GK_GF256_MAX_ROWS; r++)
+		t->gf_dot[r] = check_gf_dot[r];
+	gk_kernels_add_gfni(t);
 }

@@ -7,6 +7,13 @@ static const gk_axpy_f32_fn check_axpy_f32 = gk_axpy_f32_generic;
 static const gk_axpy_f64_fn check_axpy_f64 = gk_axpy_f64_generic;
 static const gk_dot_f32_fn check_dot_f32 = gk_dot_f32_generic;
 static const gk_dot_f64_fn check_dot_f64 = gk_dot_f64_generic;
+static const gk_gemm_f32_fn check_gemm_f32 = gk_gemm_f32_generic_4x8;
+static const gk_gemm_f64_fn check_gemm_f64 = gk_gemm_f64_generic_4x4;
+
+static const gk_gf256_dot_fn check_gf_dot[GK_GF256_MAX_ROWS + 1] = {
+	0, gk_gf256_dot1_generic, gk_gf256_dot2_generic, gk_gf256_dot3_generic,
+	gk_gf256_dot4_generic, gk_gf256_dot5_generic, gk_gf256_dot6_generic,
+};
 
 void gk_kernels_init_generic(gk_kernels *t)
 {
@@ -16,4 +23,15 @@ void gk_kernels_init_generic(gk_kernels *t)
 	t->axpy_f64 = check_axpy_f64;
 	t->dot_f32 = check_dot_f32;
 	t->dot_f64 = check_dot_f64;
+	t->gemm_f32 = check_gemm_f32;
+	t->gemm_f32_mr = GK_GEMM_F32_GENERIC_MR;
+	t->gemm_f32_nr = GK_GEMM_F32_GENERIC_NR;
+	t->gemm_f64 = check_gemm_f64;
+	t->gemm_f64_mr = GK_GEMM_F64_GENERIC_MR;
+	t->gemm_f64_nr = GK_GEMM_F64_GENERIC_NR;
+	for (int r = 0; r <= GK_GF256_MAX_ROWS; r++)
+		t->gf_dot[r] = check_gf_dot[r];
+	for (int r = 0; r <= GK_GF256_MAX_ROWS; r++)
+		t->gf_dot_affine[r] = 0;
+	t->gf_affine_requires = 0;
 }

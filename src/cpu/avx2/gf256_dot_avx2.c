@@ -1,0 +1,122 @@
+/*
+ * gf256_dot_avx2.c - GF(2^8) dot products with AVX2 byte shuffles.
+ *
+ *   void gk_gf256_dot<R>_avx2(len, k, coef, src, dst, off, acc), R = 1..6
+ *
+ * Contract: kernel_api.h (gk_gf256_dot_fn), 32-byte expanded tables. Any
+ * length and alignment. Needs AVX2.
+ *
+ * c * x = tbl_lo[x & 15] ^ tbl_hi[x >> 4]: VPSHUFB looks up 32 nibbles at
+ * once in a 16-byte table broadcast to both 128-bit lanes. One pass over the
+ * 32-byte column of every input updates all R output rows, which stay in
+ * registers (R <= 6 accumulators + 2 nibble vectors + mask + 2 tables fit
+ * the 16 YMM registers). The last len % 32 bytes go through a zero-padded
+ * copy on the stack, so nothing outside [off, off + len) is touched.
+ */
+#include <immintrin.h>
+#include <string.h>
+#include "kernel_api.h"
+#include "kernels_avx2.h"
+
+#define VEC 32
+
+/* s[r] ^= c(r, j) * x for every row r; t is c(0, j)'s table, rows are
+ * tstride bytes apart. */
+static inline __attribute__((always_inline)) void
+mad_vec(int rows, __m256i x, const uint8_t *t, int64_t tstride, __m256i *s)
+{
+	const __m256i mask = _mm256_set1_epi8(0x0f);
+	const __m256i lo = _mm256_and_si256(x, mask);
+	const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), mask);
+	for (int r = 0; r < rows; r++) {
+		const uint8_t *tr = t + r * tstride;
+		const __m256i tlo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)tr));
+		const __m256i thi =
+			_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(tr + 16)));
+		s[r] = _mm256_xor_si256(s[r], _mm256_xor_si256(_mm256_shuffle_epi8(tlo, lo),
+		                                               _mm256_shuffle_epi8(thi, hi)));
+	}
+}
+
+static inline __attribute__((always_inline)) void
+dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
+         const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
+{
+	const int64_t tstride = k * GK_GF256_TBL_BYTES;
+	__m256i s[GK_GF256_MAX_ROWS];
+	int64_t i = off;
+	const int64_t end = off + len;
+	for (; i + VEC <= end; i += VEC) {
+		for (int r = 0; r < rows; r++)
+			s[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i))
+			           : _mm256_setzero_si256();
+		for (int64_t j = 0; j < k; j++) {
+			const __m256i x = _mm256_loadu_si256((const __m256i *)(src[j] + i));
+			mad_vec(rows, x, coef + j * GK_GF256_TBL_BYTES, tstride, s);
+		}
+		for (int r = 0; r < rows; r++)
+			_mm256_storeu_si256((__m256i *)(dst[r] + i), s[r]);
+	}
+	if (i == end)
+		return;
+	const size_t n = (size_t)(end - i);
+	uint8_t pad[VEC] __attribute__((aligned(VEC)));
+	for (int r = 0; r < rows; r++) {
+		memset(pad, 0, sizeof pad);
+		if (acc)
+			memcpy(pad, dst[r] + i, n);
+		s[r] = _mm256_load_si256((const __m256i *)pad);
+	}
+	for (int64_t j = 0; j < k; j++) {
+		memset(pad, 0, sizeof pad);
+		memcpy(pad, src[j] + i, n);
+		mad_vec(rows, _mm256_load_si256((const __m256i *)pad),
+		        coef + j * GK_GF256_TBL_BYTES, tstride, s);
+	}
+	for (int r = 0; r < rows; r++) {
+		_mm256_store_si256((__m256i *)pad, s[r]);
+		memcpy(dst[r] + i, pad, n);
+	}
+}
+
+void gk_gf256_dot1_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(1, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot2_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(2, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot3_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(3, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot4_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(4, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot5_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(5, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot6_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(6, len, k, coef, src, dst, off, acc);
+}

@@ -1,0 +1,86 @@
+/*
+ * gemm_f64_avx512_14x16.c - the AVX-512 DGEMM microkernel, 14 x 16.
+ *
+ *   void gk_gemm_f64_avx512_14x16(int64_t k, double alpha, const double *a,
+ *                                 const double *b, double beta, double *c, int64_t rs_c);
+ *
+ * C(14 x 16) := beta * C + alpha * Apanel * Bpanel, the contract of
+ * gk_gemm_f64_fn (kernel_api.h): a[l * 14 + i], b[l * 16 + j], c[i * rs_c + j];
+ * beta == 0 does not read C. Needs AVX-512F. Panels 64-byte aligned run
+ * fastest; any double alignment is correct.
+ *
+ * Register budget (32 zmm): C is 14 rows x 2 vectors = 28 accumulators, a
+ * row of the B sliver takes 2 more and the broadcast A entry one: 31 of 32.
+ * Per step of k: 28 FMAs against 2 vector loads and 14 scalar broadcasts,
+ * so the FMA units, not the loads, set the pace, and 28 independent chains
+ * hide the FMA latency.
+ */
+#include <immintrin.h>
+#include "kernel_api.h"
+#include "kernels_avx512.h"
+
+enum { MR = GK_GEMM_F64_AVX512_MR, NR = GK_GEMM_F64_AVX512_NR };
+
+/* One rank-1 update: row l of the B sliver times column l of the A sliver. */
+static inline __attribute__((always_inline)) void rank1(__m512d *restrict c0, __m512d *restrict c1,
+                                                        const double *restrict a,
+                                                        const double *restrict b)
+{
+	const __m512d b0 = _mm512_loadu_pd(b), b1 = _mm512_loadu_pd(b + 8);
+#pragma GCC unroll 14
+	for (int i = 0; i < MR; i++) {
+		const __m512d ai = _mm512_set1_pd(a[i]);
+		c0[i] = _mm512_fmadd_pd(ai, b0, c0[i]);
+		c1[i] = _mm512_fmadd_pd(ai, b1, c1[i]);
+	}
+}
+
+void gk_gemm_f64_avx512_14x16(int64_t k, double alpha, const double *restrict a,
+                              const double *restrict b, double beta, double *restrict c,
+                              int64_t rs_c)
+{
+	__m512d c0[MR], c1[MR];
+#pragma GCC unroll 14
+	for (int i = 0; i < MR; i++) {
+		c0[i] = _mm512_setzero_pd();
+		c1[i] = _mm512_setzero_pd();
+		/* C is needed only at the end: start fetching it now, under the k loop.
+		 * A row of 32 doubles spans two or three cache lines. */
+		_mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+		_mm_prefetch((const char *)(c + i * rs_c + NR - 1), _MM_HINT_T0);
+	}
+
+	int64_t l = 0;
+	for (; l + 4 <= k; l += 4) {
+		rank1(c0, c1, a, b);
+		rank1(c0, c1, a + MR, b + NR);
+		rank1(c0, c1, a + 2 * MR, b + 2 * NR);
+		rank1(c0, c1, a + 3 * MR, b + 3 * NR);
+		a += 4 * MR;
+		b += 4 * NR;
+	}
+	for (; l < k; l++) {
+		rank1(c0, c1, a, b);
+		a += MR;
+		b += NR;
+	}
+
+	const __m512d va = _mm512_set1_pd(alpha);
+	if (beta == 0.0) {
+#pragma GCC unroll 14
+		for (int i = 0; i < MR; i++) {
+			double *ci = c + i * rs_c;
+			_mm512_storeu_pd(ci, _mm512_mul_pd(va, c0[i]));
+			_mm512_storeu_pd(ci + 8, _mm512_mul_pd(va, c1[i]));
+		}
+	} else {
+		const __m512d vb = _mm512_set1_pd(beta);
+#pragma GCC unroll 14
+		for (int i = 0; i < MR; i++) {
+			double *ci = c + i * rs_c;
+			_mm512_storeu_pd(ci, _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci), _mm512_mul_pd(va, c0[i])));
+			_mm512_storeu_pd(ci + 8,
+			                 _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci + 8), _mm512_mul_pd(va, c1[i])));
+		}
+	}
+}

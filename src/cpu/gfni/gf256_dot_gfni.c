@@ -1,0 +1,142 @@
+/*
+ * gf256_dot_gfni.c - GF(2^8) dot products with GFNI on 64-byte vectors.
+ *
+ *   void gk_gf256_dot<R>_gfni(len, k, coef, src, dst, off, acc), R = 1..6
+ *
+ * Contract: kernel_api.h (gk_gf256_dot_fn), with 8-byte affine matrices as
+ * coefficients (GK_GF256_AFFINE_BYTES), not the 32-byte tables. Any length
+ * and alignment. Needs GFNI, AVX-512F and AVX-512BW.
+ *
+ * GF2P8MULB multiplies modulo the AES polynomial 0x11B, not our 0x11D, so it
+ * cannot be used. But "times c" is linear over GF(2): VGF2P8AFFINEQB applies
+ * an 8x8 bit matrix to every byte, so one instruction multiplies 64 bytes by
+ * c, whatever the polynomial. Inputs are taken in pairs so that one
+ * VPTERNLOGD folds two products into an accumulator; two vectors per input
+ * per iteration let each broadcast matrix serve 128 bytes. The tail
+ * (< 64 bytes) uses masked loads and stores.
+ */
+#include <immintrin.h>
+#include <string.h>
+#include "kernel_api.h"
+#include "kernels_gfni.h"
+
+#define VEC 64
+
+static inline __m512i xor3(__m512i a, __m512i b, __m512i c)
+{
+	return _mm512_ternarylogic_epi32(a, b, c, 0x96);
+}
+
+static inline __m512i load_matrix(const uint8_t *p)
+{
+	uint64_t q;
+	memcpy(&q, p, sizeof q);
+	return _mm512_set1_epi64((long long)q);
+}
+
+static inline __m512i mul(__m512i x, __m512i a)
+{
+	return _mm512_gf2p8affine_epi64_epi8(x, a, 0);
+}
+
+static inline __attribute__((always_inline)) void
+dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
+         const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
+{
+	const int64_t mstride = k * GK_GF256_AFFINE_BYTES;
+	__m512i s0[GK_GF256_MAX_ROWS], s1[GK_GF256_MAX_ROWS];
+	int64_t i = off;
+	const int64_t end = off + len;
+	for (; i + 2 * VEC <= end; i += 2 * VEC) {
+		for (int r = 0; r < rows; r++) {
+			s0[r] = acc ? _mm512_loadu_si512(dst[r] + i) : _mm512_setzero_si512();
+			s1[r] = acc ? _mm512_loadu_si512(dst[r] + i + VEC) : _mm512_setzero_si512();
+		}
+		int64_t j = 0;
+		for (; j + 2 <= k; j += 2) {
+			const __m512i a0 = _mm512_loadu_si512(src[j] + i);
+			const __m512i a1 = _mm512_loadu_si512(src[j] + i + VEC);
+			const __m512i b0 = _mm512_loadu_si512(src[j + 1] + i);
+			const __m512i b1 = _mm512_loadu_si512(src[j + 1] + i + VEC);
+			const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
+			for (int r = 0; r < rows; r++) {
+				const __m512i ma = load_matrix(c + r * mstride);
+				const __m512i mb = load_matrix(c + r * mstride + GK_GF256_AFFINE_BYTES);
+				s0[r] = xor3(s0[r], mul(a0, ma), mul(b0, mb));
+				s1[r] = xor3(s1[r], mul(a1, ma), mul(b1, mb));
+			}
+		}
+		if (j < k) {
+			const __m512i a0 = _mm512_loadu_si512(src[j] + i);
+			const __m512i a1 = _mm512_loadu_si512(src[j] + i + VEC);
+			const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
+			for (int r = 0; r < rows; r++) {
+				const __m512i ma = load_matrix(c + r * mstride);
+				s0[r] = _mm512_xor_si512(s0[r], mul(a0, ma));
+				s1[r] = _mm512_xor_si512(s1[r], mul(a1, ma));
+			}
+		}
+		for (int r = 0; r < rows; r++) {
+			_mm512_storeu_si512(dst[r] + i, s0[r]);
+			_mm512_storeu_si512(dst[r] + i + VEC, s1[r]);
+		}
+	}
+	/* At most two more vectors, the last one partial: masked throughout. */
+	while (i < end) {
+		const int64_t n = end - i < VEC ? end - i : VEC;
+		const __mmask64 m = n == VEC ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+		for (int r = 0; r < rows; r++)
+			s0[r] = acc ? _mm512_maskz_loadu_epi8(m, dst[r] + i) : _mm512_setzero_si512();
+		for (int64_t j = 0; j < k; j++) {
+			const __m512i x = _mm512_maskz_loadu_epi8(m, src[j] + i);
+			const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
+			for (int r = 0; r < rows; r++)
+				s0[r] = _mm512_xor_si512(s0[r], mul(x, load_matrix(c + r * mstride)));
+		}
+		for (int r = 0; r < rows; r++)
+			_mm512_mask_storeu_epi8(dst[r] + i, m, s0[r]);
+		i += n;
+	}
+}
+
+void gk_gf256_dot1_gfni(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(1, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot2_gfni(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(2, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot3_gfni(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(3, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot4_gfni(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(4, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot5_gfni(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(5, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot6_gfni(int64_t len, int64_t k, const uint8_t *restrict coef,
+                        const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                        int64_t off, int acc)
+{
+	dot_rows(6, len, k, coef, src, dst, off, acc);
+}

@@ -1,0 +1,50 @@
+/*
+ * blocked.h - what the blocked GEMM driver (blocked_*.c) shares with its
+ * packing routines (pack_*.c) and its block-size rules (blocked_sizes.c).
+ * Private to src/gemm/.
+ */
+#ifndef GK_GEMM_BLOCKED_H
+#define GK_GEMM_BLOCKED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gk_internal.h"
+
+/* Packed slivers start on this boundary (bytes): a cache line, and the
+ * widest vector the kernels load. */
+#define GK_PACK_ALIGN 64
+
+/* Multiply-adds (m * n * k) each thread should have at least: below it, a
+ * thread costs more to start and join than it saves. */
+#define GK_BLOCKED_MIN_WORK (96.0 * 96.0 * 96.0)
+
+/*
+ * Cache blocking for one kernel shape (Goto & van de Geijn, "Anatomy of
+ * High-Performance Matrix Multiplication"): the k x NR sliver of B and the
+ * MR x k sliver of A that one microkernel call reads fit L1 (kc), the
+ * mc x kc block of A fits about half of L2 (mc, a multiple of MR), the
+ * kc x nc panel of B about half of L3 (nc, a multiple of NR).
+ */
+typedef struct gk_gemm_blocking {
+	int64_t mc, kc, nc;
+} gk_gemm_blocking;
+
+/* The blocking for elements of esize bytes and an mr x nr microkernel. The
+ * cache sizes are read once (sysconf, with fallbacks when the system does
+ * not know); GK_GEMM_BLOCKS="mc,kc,nc" overrides the result, for tuning. */
+GK_HIDDEN void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out);
+
+/*
+ * Pack rows x kc of X (element (i, l) at x[i * rs + l * cs]) into slivers
+ * of r rows: sliver s holds rows [s*r, s*r + r) column by column,
+ *   dst[s * ps + l * r + i] = X(s*r + i, l),
+ * with the rows past the end of X zero. ps >= r * kc is the distance
+ * between slivers. A block of A packs as X = A (r = MR); a panel of B as
+ * X = B^T (r = NR), which is the same layout read the other way.
+ */
+GK_HIDDEN void gk_pack_f32(int64_t rows, int64_t kc, const float *x, int64_t rs, int64_t cs,
+                           int64_t r, float *dst, int64_t ps);
+GK_HIDDEN void gk_pack_f64(int64_t rows, int64_t kc, const double *x, int64_t rs, int64_t cs,
+                           int64_t r, double *dst, int64_t ps);
+
+#endif /* GK_GEMM_BLOCKED_H */

@@ -1,0 +1,86 @@
+/*
+ * blocked_sizes.c - the cache blocking of the blocked GEMM driver, in one
+ * place: cache sizes read once at run time, turned into mc, kc, nc for a
+ * given element size and microkernel shape (rules in blocked.h).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "blocked.h"
+
+/* What a cache size is taken to be when the system reports none, and the
+ * range a report is believed in: virtual machines report zeros, and some
+ * report the L3 of the whole host. */
+#define L1_DEFAULT (32 * 1024)
+#define L2_DEFAULT (512 * 1024)
+#define L3_DEFAULT (8 * 1024 * 1024)
+#define NC_MAX 4096 /* past this a wider B panel saves nothing measurable */
+#define KC_MAX 1024
+
+static struct {
+	size_t l1, l2, l3;
+	int64_t mc, kc, nc; /* GK_GEMM_BLOCKS, 0 when unset */
+} cache;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+static size_t clamp_size(long v, size_t lo, size_t hi, size_t fallback)
+{
+	if (v <= 0)
+		return fallback;
+	return (size_t)v < lo ? lo : (size_t)v > hi ? hi : (size_t)v;
+}
+
+static void read_caches(void)
+{
+	long l1 = 0, l2 = 0, l3 = 0;
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+	l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+	l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+	l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+	cache.l1 = clamp_size(l1, 16 * 1024, 256 * 1024, L1_DEFAULT);
+	cache.l2 = clamp_size(l2, 128 * 1024, 8 * 1024 * 1024, L2_DEFAULT);
+	cache.l3 = clamp_size(l3, 1024 * 1024, 64 * 1024 * 1024, L3_DEFAULT);
+	const char *s = getenv("GK_GEMM_BLOCKS");
+	long long mc, kc, nc;
+	if (s != NULL && sscanf(s, "%lld,%lld,%lld", &mc, &kc, &nc) == 3 && mc > 0 && kc > 0 && nc > 0) {
+		cache.mc = mc;
+		cache.kc = kc;
+		cache.nc = nc;
+	}
+}
+
+/* v rounded down to a multiple of q, and at least q. */
+static int64_t down_to(int64_t v, int64_t q)
+{
+	return v < q ? q : v / q * q;
+}
+
+void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out)
+{
+	pthread_once(&cache_once, read_caches);
+	const int64_t es = (int64_t)esize;
+	/* L1: the MR x kc sliver of A. Its entries are broadcast one at a time,
+	 * so it must stay close; the kc x NR sliver of B is read a whole vector
+	 * at a time, far fewer loads per FMA, and streams from L2 at the pace
+	 * the FMAs need. A long kc spreads the cost of each update of C (loading
+	 * and storing the MR x NR tile) over more steps. */
+	int64_t kc = (int64_t)cache.l1 / (mr * es);
+	kc = kc > KC_MAX ? KC_MAX : down_to(kc, 8);
+	/* L2: the packed mc x kc block of A, about half of it, so that the B
+	 * sliver and the C tiles passing through do not evict it. */
+	int64_t mc = down_to((int64_t)cache.l2 / 2 / (kc * es), mr);
+	/* L3: the packed kc x nc panel of B, about half of it. */
+	int64_t nc = down_to((int64_t)cache.l3 / 2 / (kc * es), nr);
+	if (nc > NC_MAX)
+		nc = down_to(NC_MAX, nr);
+	if (cache.kc > 0) {
+		mc = down_to(cache.mc, mr);
+		kc = cache.kc;
+		nc = down_to(cache.nc, nr);
+	}
+	out->mc = mc;
+	out->kc = kc;
+	out->nc = nc;
+}

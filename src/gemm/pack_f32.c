@@ -1,0 +1,7 @@
+/* pack_f32.c - packing for the blocked SGEMM driver (pack_tmpl.h). */
+#include "blocked.h"
+
+#define GK_T float
+#define GK_FN_PACK_SLIVER pack_sliver_f32
+#define GK_FN_PACK gk_pack_f32
+#include "pack_tmpl.h"

@@ -1,0 +1,61 @@
+/*
+ * pack_tmpl.h - packing of A blocks and B panels into microkernel slivers,
+ * written once for both precisions (pack_f32.c, pack_f64.c name GK_T and
+ * GK_FN_PACK). The layout is in blocked.h and drawn in docs/KERNELS.md.
+ *
+ * Three paths, by which stride of X is 1:
+ *  - rs == 1: the r entries of a sliver column are adjacent in X (A stored
+ *    by columns, B by rows): each column is one short contiguous copy;
+ *  - cs == 1: each row of the sliver is contiguous (A by rows, B by
+ *    columns): read row by row, written with stride r into the sliver,
+ *    which is small enough to stay in L1;
+ *  - anything else: element by element.
+ */
+
+/* One sliver of rv <= r valid rows; rows rv..r-1 are zero. */
+static void GK_FN_PACK_SLIVER(int64_t rv, int64_t kc, const GK_T *restrict x, int64_t rs,
+                              int64_t cs, int64_t r, GK_T *restrict d)
+{
+	if (rs == 1) {
+		for (int64_t l = 0; l < kc; l++) {
+			const GK_T *xl = x + l * cs;
+			GK_T *dl = d + l * r;
+			for (int64_t i = 0; i < rv; i++)
+				dl[i] = xl[i];
+			for (int64_t i = rv; i < r; i++)
+				dl[i] = 0;
+		}
+		return;
+	}
+	if (cs == 1) {
+		/* A cache line of each row at a time, so that the part of the
+		 * sliver being written stays in L1 while the r rows are read. */
+		const int64_t lb_max = GK_PACK_ALIGN / (int64_t)sizeof(GK_T);
+		for (int64_t l0 = 0; l0 < kc; l0 += lb_max) {
+			const int64_t lb = kc - l0 < lb_max ? kc - l0 : lb_max;
+			for (int64_t i = 0; i < rv; i++) {
+				const GK_T *xi = x + i * rs + l0;
+				GK_T *di = d + l0 * r + i;
+				for (int64_t l = 0; l < lb; l++)
+					di[l * r] = xi[l];
+			}
+		}
+	} else {
+		for (int64_t l = 0; l < kc; l++)
+			for (int64_t i = 0; i < rv; i++)
+				d[l * r + i] = x[i * rs + l * cs];
+	}
+	for (int64_t l = 0; l < kc; l++)
+		for (int64_t i = rv; i < r; i++)
+			d[l * r + i] = 0;
+}
+
+void GK_FN_PACK(int64_t rows, int64_t kc, const GK_T *x, int64_t rs, int64_t cs, int64_t r,
+                GK_T *dst, int64_t ps)
+{
+	for (int64_t s = 0; s * r < rows; s++) {
+		const int64_t i0 = s * r;
+		const int64_t rv = rows - i0 < r ? rows - i0 : r;
+		GK_FN_PACK_SLIVER(rv, kc, x + i0 * rs, rs, cs, r, dst + s * ps);
+	}
+}

@@ -1,0 +1,307 @@
+/*
+ * gf256_gemm.c - C = A * B over GF(2^8) with A small (m, k <= 255) and the
+ * rows of B and C long: the driver around the gf_dot kernels.
+ *
+ * A is expanded once per call into one coefficient per entry (a 32-byte
+ * table, or an 8-byte affine matrix for the GFNI kernels). The kernels
+ * compute up to 6 output rows per pass over the k inputs, so the driver peels
+ * the rows of C six at a time (ISA-L's ec_encode_data). When that takes more
+ * than one pass, the columns are cut into blocks whose k input rows fit in
+ * L2, and every pass runs over one block before the next block is touched,
+ * so B streams from memory once. Threads split the columns, at least
+ * GK_GF256_BYTES_PER_THREAD of streamed rows each.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <omp.h>
+#include "gf256_internal.h"
+#include "../api/context.h"
+
+/* Inputs one kernel call streams at most. Past a dozen or so concurrent
+ * read streams the hardware prefetchers lose track and every stream slows
+ * down (28 streams read at 2/3 the speed of 4 groups of 7 on one core), so a
+ * wider k is cut into groups of about GK_GF256_GROUP inputs, the later
+ * groups accumulating into the outputs. */
+#define GK_GF256_MAX_STREAMS 16
+#define GK_GF256_GROUP 10
+/* When a call takes several passes (row groups or input groups), the columns
+ * are cut into blocks whose k input and m output rows fit in this many bytes
+ * of L2, so every pass after the first reads from cache. */
+#define GK_GF256_BLOCK_BYTES (512 * 1024)
+#define GK_GF256_MIN_BLOCK 1024
+#define GK_GF256_MAX_BLOCK (64 * 1024)
+/* Column ranges of threads start at multiples of this: no two threads write
+ * the same cache line. */
+#define GK_GF256_THREAD_ALIGN 64
+
+static int gfni_allowed(void)
+{
+	static int cached = -1;
+	int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	if (v < 0) {
+		const char *s = getenv("GK_GFNI");
+		v = !(s != NULL && s[0] == '0' && s[1] == '\0');
+		__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+const gk_gf256_dot_fn *gk_gf256_select(const gk_kernels *kern, int *affine)
+{
+	const uint64_t need = kern->gf_affine_requires;
+	if (kern->gf_dot_affine[1] != NULL && (gk_cpu_features() & need) == need &&
+	    gfni_allowed()) {
+		*affine = 1;
+		return kern->gf_dot_affine;
+	}
+	*affine = 0;
+	return kern->gf_dot;
+}
+
+const char *gk_gf256_kernel_name(void)
+{
+	const gk_kernels *kern = gk_kernels_active();
+	int affine;
+	gk_gf256_select(kern, &affine);
+	if (!affine)
+		return kern->name;
+	/* Only the AVX-512 set carries GFNI kernels. */
+	return "avx512+gfni";
+}
+
+/* Inputs per kernel call: k, or groups of about GK_GF256_GROUP when k is
+ * wider than GK_GF256_MAX_STREAMS. */
+static int64_t choose_kg(int64_t k)
+{
+	if (k <= GK_GF256_MAX_STREAMS)
+		return k;
+	const int64_t groups = (k + GK_GF256_GROUP - 1) / GK_GF256_GROUP;
+	return (k + groups - 1) / groups;
+}
+
+gk_status gk_gf256_plan_init(gk_gf256_plan *p, const gk_kernels *kern, int affine,
+                             int64_t m, int64_t k, const uint8_t *a, int64_t lda)
+{
+	if (kern == NULL)
+		kern = gk_kernels_active();
+	int aff;
+	p->dot = gk_gf256_select(kern, &aff);
+	if (affine == 0 || (affine == 1 && kern->gf_dot_affine[1] != NULL)) {
+		aff = affine;
+		p->dot = aff ? kern->gf_dot_affine : kern->gf_dot;
+	}
+	p->m = m;
+	p->k = k;
+	p->affine = aff;
+	const size_t esize = aff ? GK_GF256_AFFINE_BYTES : GK_GF256_TBL_BYTES;
+	p->coef = gk_aligned_alloc((size_t)(m * k), esize);
+	GK_RETURN_IF(p->coef == NULL, GK_ERR_NO_MEMORY,
+	             "gf256: no memory for %lld x %lld coefficient tables", (long long)m,
+	             (long long)k);
+	p->kg = choose_kg(k);
+	/* Tile (row group r0 of R rows, input group j0 of G inputs) is R x G
+	 * entries at entry r0 * k + R * j0, rows G entries apart: the layout the
+	 * kernels read for one call. */
+	for (int64_t r0 = 0; r0 < m; r0 += GK_GF256_MAX_ROWS) {
+		const int64_t R = m - r0 < GK_GF256_MAX_ROWS ? m - r0 : GK_GF256_MAX_ROWS;
+		for (int64_t j0 = 0; j0 < k; j0 += p->kg) {
+			const int64_t G = k - j0 < p->kg ? k - j0 : p->kg;
+			for (int64_t r = 0; r < R; r++)
+				for (int64_t j = 0; j < G; j++) {
+					const uint8_t c = a[(r0 + r) * lda + j0 + j];
+					uint8_t *e = p->coef + (size_t)(r0 * k + R * j0 + r * G + j) * esize;
+					if (aff) {
+						const uint64_t q = gk_gf256_affine(c);
+						memcpy(e, &q, sizeof q); /* little-endian, as the kernels load it */
+					} else {
+						gk_gf256_expand(c, e);
+					}
+				}
+		}
+	}
+	return GK_OK;
+}
+
+void gk_gf256_plan_free(gk_gf256_plan *p)
+{
+	if (p != NULL) {
+		gk_aligned_free(p->coef);
+		p->coef = NULL;
+	}
+}
+
+void gk_gf256_plan_range(const gk_gf256_plan *p, const uint8_t *const *src,
+                         uint8_t *const *dst, int64_t off, int64_t len, int acc)
+{
+	const size_t esize = p->affine ? GK_GF256_AFFINE_BYTES : GK_GF256_TBL_BYTES;
+	const int64_t m = p->m, k = p->k, kg = p->kg;
+	int64_t block = len;
+	if (kg < k || m > GK_GF256_MAX_ROWS) {
+		block = GK_GF256_BLOCK_BYTES / (m + k) / 64 * 64;
+		block = block < GK_GF256_MIN_BLOCK ? GK_GF256_MIN_BLOCK
+		      : block > GK_GF256_MAX_BLOCK ? GK_GF256_MAX_BLOCK : block;
+	}
+	for (int64_t c = 0; c < len; c += block) {
+		const int64_t w = len - c < block ? len - c : block;
+		for (int64_t r0 = 0; r0 < m; r0 += GK_GF256_MAX_ROWS) {
+			const int64_t R = m - r0 < GK_GF256_MAX_ROWS ? m - r0 : GK_GF256_MAX_ROWS;
+			for (int64_t j0 = 0; j0 < k; j0 += kg) {
+				const int64_t G = k - j0 < kg ? k - j0 : kg;
+				p->dot[R](w, G, p->coef + (size_t)(r0 * k + R * j0) * esize, src + j0,
+				          dst + r0, off + c, acc || j0 > 0);
+			}
+		}
+	}
+}
+
+int gk_gf256_threads_for(int64_t m, int64_t k, int64_t n, int threads)
+{
+	if (threads <= 1)
+		return 1;
+	/* Bytes the call streams, saturated rather than overflowed. */
+	int64_t bytes;
+	if (__builtin_mul_overflow(m + k, n, &bytes))
+		bytes = INT64_MAX;
+	const int64_t by_size = bytes / GK_GF256_BYTES_PER_THREAD;
+	const int64_t by_cols = n / GK_GF256_THREAD_ALIGN;
+	int64_t t = threads;
+	if (t > by_size)
+		t = by_size;
+	if (t > by_cols)
+		t = by_cols;
+	return t < 1 ? 1 : (int)t;
+}
+
+void gk_gf256_plan_run(const gk_gf256_plan *p, int64_t n, const uint8_t *const *src,
+                       uint8_t *const *dst, int acc, int threads)
+{
+	const int t = gk_gf256_threads_for(p->m, p->k, n, threads);
+	if (t == 1) {
+		gk_gf256_plan_range(p, src, dst, 0, n, acc);
+		return;
+	}
+#pragma omp parallel num_threads(t)
+	{
+		const int64_t nt = omp_get_num_threads(), id = omp_get_thread_num();
+		int64_t chunk = (n + nt - 1) / nt;
+		chunk = (chunk + GK_GF256_THREAD_ALIGN - 1) / GK_GF256_THREAD_ALIGN *
+		        GK_GF256_THREAD_ALIGN;
+		const int64_t start = id * chunk;
+		if (start < n)
+			gk_gf256_plan_range(p, src, dst, start, n - start < chunk ? n - start : chunk,
+			                    acc);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* The API edge                                                              */
+/* ------------------------------------------------------------------------ */
+
+static gk_status check_dims(const char *fn, int64_t m, int64_t n, int64_t k, int64_t lda)
+{
+	GK_RETURN_IF(m < 0, GK_ERR_NEGATIVE_SIZE, "%s: m = %lld < 0", fn, (long long)m);
+	GK_RETURN_IF(n < 0, GK_ERR_NEGATIVE_SIZE, "%s: n = %lld < 0", fn, (long long)n);
+	GK_RETURN_IF(k < 0, GK_ERR_NEGATIVE_SIZE, "%s: k = %lld < 0", fn, (long long)k);
+	GK_RETURN_IF(m > GK_GF256_MAX_DIM, GK_ERR_UNSUPPORTED, "%s: m = %lld > %d", fn,
+	             (long long)m, GK_GF256_MAX_DIM);
+	GK_RETURN_IF(k > GK_GF256_MAX_DIM, GK_ERR_UNSUPPORTED, "%s: k = %lld > %d", fn,
+	             (long long)k, GK_GF256_MAX_DIM);
+	GK_RETURN_IF(lda < (k > 1 ? k : 1), GK_ERR_BAD_LD, "%s: lda = %lld < %lld", fn,
+	             (long long)lda, (long long)(k > 1 ? k : 1));
+	return GK_OK;
+}
+
+/* Does a rows x cols byte matrix with leading dimension ld fit the address
+ * space? */
+static int extent_ok(int64_t rows, int64_t cols, int64_t ld)
+{
+	int64_t span;
+	if (rows == 0 || cols == 0)
+		return 1;
+	return !__builtin_mul_overflow(rows - 1, ld, &span) &&
+	       !__builtin_add_overflow(span, cols, &span) && span <= PTRDIFF_MAX;
+}
+
+/* The checked core of every entry point: A is m x k, src k rows, dst m rows. */
+static gk_status run_rows(int threads, int64_t m, int64_t n, int64_t k,
+                          const uint8_t *a, int64_t lda, const uint8_t *const *src,
+                          uint8_t *const *dst)
+{
+	if (k == 0) {
+		for (int64_t i = 0; i < m; i++)
+			memset(dst[i], 0, (size_t)n);
+		return GK_OK;
+	}
+	gk_gf256_plan p;
+	GK_FORWARD(gk_gf256_plan_init(&p, NULL, -1, m, k, a, lda));
+	gk_gf256_plan_run(&p, n, src, dst, 0, gk_resolve_threads(threads));
+	gk_gf256_plan_free(&p);
+	return GK_OK;
+}
+
+static gk_status rows_common(const char *fn, int threads, int64_t m, int64_t n, int64_t k,
+                             const uint8_t *a, int64_t lda, const uint8_t *const *b_rows,
+                             uint8_t *const *c_rows)
+{
+	GK_FORWARD(check_dims(fn, m, n, k, lda));
+	if (m == 0 || n == 0)
+		return GK_OK;
+	GK_RETURN_IF(c_rows == NULL, GK_ERR_NULL_POINTER, "%s: c_rows is NULL", fn);
+	for (int64_t i = 0; i < m; i++)
+		GK_RETURN_IF(c_rows[i] == NULL, GK_ERR_NULL_POINTER, "%s: c_rows[%lld] is NULL", fn,
+		             (long long)i);
+	if (k > 0) {
+		GK_RETURN_IF(a == NULL, GK_ERR_NULL_POINTER, "%s: a is NULL", fn);
+		GK_RETURN_IF(b_rows == NULL, GK_ERR_NULL_POINTER, "%s: b_rows is NULL", fn);
+		for (int64_t j = 0; j < k; j++)
+			GK_RETURN_IF(b_rows[j] == NULL, GK_ERR_NULL_POINTER,
+			             "%s: b_rows[%lld] is NULL", fn, (long long)j);
+	}
+	return run_rows(threads, m, n, k, a, lda, b_rows, c_rows);
+}
+
+gk_status gk_gf256_gemm_rows(int64_t m, int64_t n, int64_t k, const uint8_t *a, int64_t lda,
+                             const uint8_t *const *b_rows, uint8_t *const *c_rows)
+{
+	return rows_common("gk_gf256_gemm_rows", 0, m, n, k, a, lda, b_rows, c_rows);
+}
+
+gk_status gk_gf256_gemm_rows_ex(const gk_context *ctx, int64_t m, int64_t n, int64_t k,
+                                const uint8_t *a, int64_t lda, const uint8_t *const *b_rows,
+                                uint8_t *const *c_rows)
+{
+	return rows_common("gk_gf256_gemm_rows_ex", ctx != NULL ? ctx->threads : 0, m, n, k, a,
+	                   lda, b_rows, c_rows);
+}
+
+gk_status gk_gf256_gemm(int64_t m, int64_t n, int64_t k, const uint8_t *a, int64_t lda,
+                        const uint8_t *b, int64_t ldb, uint8_t *c, int64_t ldc)
+{
+	static const char fn[] = "gk_gf256_gemm";
+	GK_FORWARD(check_dims(fn, m, n, k, lda));
+	const int64_t need = n > 1 ? n : 1;
+	GK_RETURN_IF(ldb < need, GK_ERR_BAD_LD, "%s: ldb = %lld < %lld", fn, (long long)ldb,
+	             (long long)need);
+	GK_RETURN_IF(ldc < need, GK_ERR_BAD_LD, "%s: ldc = %lld < %lld", fn, (long long)ldc,
+	             (long long)need);
+	if (m == 0 || n == 0)
+		return GK_OK;
+	GK_RETURN_IF(c == NULL, GK_ERR_NULL_POINTER, "%s: c is NULL", fn);
+	GK_RETURN_IF(!extent_ok(m, n, ldc), GK_ERR_OVERFLOW,
+	             "%s: C (%lld x %lld, ldc = %lld) overflows the address space", fn,
+	             (long long)m, (long long)n, (long long)ldc);
+	if (k > 0) {
+		GK_RETURN_IF(a == NULL, GK_ERR_NULL_POINTER, "%s: a is NULL", fn);
+		GK_RETURN_IF(b == NULL, GK_ERR_NULL_POINTER, "%s: b is NULL", fn);
+		GK_RETURN_IF(!extent_ok(k, n, ldb), GK_ERR_OVERFLOW,
+		             "%s: B (%lld x %lld, ldb = %lld) overflows the address space", fn,
+		             (long long)k, (long long)n, (long long)ldb);
+	}
+	const uint8_t *b_rows[GK_GF256_MAX_DIM];
+	uint8_t *c_rows[GK_GF256_MAX_DIM];
+	for (int64_t j = 0; j < k; j++)
+		b_rows[j] = b + j * ldb;
+	for (int64_t i = 0; i < m; i++)
+		c_rows[i] = c + i * ldc;
+	return run_rows(0, m, n, k, a, lda, b_rows, c_rows);
+}

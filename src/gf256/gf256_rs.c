@@ -1,0 +1,292 @@
+/*
+ * gf256_rs.c - systematic Reed-Solomon erasure codes over GF(2^8).
+ *
+ * The (k + m) x k coding matrix has the identity on top, so the first k
+ * shards are the data; parity row i is row k + i. Encoding is the GF(2^8)
+ * product of the m parity rows with the k data shards. Any k intact shards
+ * determine the data when every k x k submatrix of the coding matrix is
+ * invertible (the code is MDS): reconstruction inverts the rows of the k
+ * shards used, and one product rebuilds every missing shard at once.
+ *
+ * Both matrices are those of ISA-L, so parity is byte-identical to
+ * ec_encode_data's with the same matrix:
+ * - GK_RS_CAUCHY: gf_gen_cauchy1_matrix, row i >= k, column j: 1 / (i ^ j).
+ *   With x_i = i and y_j = j distinct, every square submatrix of a Cauchy
+ *   matrix is invertible, so the code is MDS for every k + m <= 256.
+ * - GK_RS_VANDERMONDE_ISAL: gf_gen_rs_matrix, parity row i, column j:
+ *   2^(i * j). Not MDS in general (generalized Vandermonde minors vanish);
+ *   vandermonde_is_mds() lists the (k, m) for which it is.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <omp.h>
+#include "gf256_internal.h"
+
+struct gk_rs {
+	int k, m;
+	gk_rs_matrix kind;
+	uint8_t *matrix;    /* (k + m) x k, row-major */
+	gk_gf256_plan enc;  /* the m parity rows, expanded for the kernels */
+};
+
+/* Bytes of parity one thread of gk_rs_verify recomputes at a time. */
+#define GK_RS_VERIFY_CHUNK (32 * 1024)
+
+/*
+ * Whether every square submatrix of the m x k parity part of ISA-L's
+ * Vandermonde matrix is invertible, found by exhaustive search over all
+ * square submatrices (tests/test_rs.c checks the boundary cases again):
+ * always for k <= 3 or m <= 3; for m = 4 up to k = 21 (columns 0, 10, 21 of
+ * parity rows 0, 1, 3 are singular); for k = 4 up to m = 21; and k = m = 5
+ * (k = 6 or m = 6 already has a singular 3 x 3 minor). Nothing else.
+ */
+static int vandermonde_is_mds(int k, int m)
+{
+	return k <= 3 || m <= 3 || (m == 4 && k <= 21) || (k == 4 && m <= 21) ||
+	       (k == 5 && m == 5);
+}
+
+gk_status gk_rs_create(gk_rs **out, int k, int m, gk_rs_matrix kind)
+{
+	static const char fn[] = "gk_rs_create";
+	GK_RETURN_IF(out == NULL, GK_ERR_NULL_POINTER, "%s: out is NULL", fn);
+	*out = NULL;
+	GK_RETURN_IF(k < 1 || m < 1 || k > 256 - m, GK_ERR_INVALID_VALUE,
+	             "%s: k = %d, m = %d: need k >= 1, m >= 1, k + m <= 256", fn, k, m);
+	GK_RETURN_IF(kind != GK_RS_CAUCHY && kind != GK_RS_VANDERMONDE_ISAL, GK_ERR_INVALID_VALUE,
+	             "%s: kind = %d is not a gk_rs_matrix", fn, (int)kind);
+	GK_RETURN_IF(kind == GK_RS_VANDERMONDE_ISAL && !vandermonde_is_mds(k, m),
+	             GK_ERR_UNSUPPORTED,
+	             "%s: the ISA-L Vandermonde matrix is not MDS for k = %d, m = %d "
+	             "(use GK_RS_CAUCHY)", fn, k, m);
+
+	gk_rs *rs = calloc(1, sizeof *rs);
+	uint8_t *mat = malloc((size_t)(k + m) * (size_t)k);
+	if (rs == NULL || mat == NULL) {
+		free(rs);
+		free(mat);
+		return gk_set_error(GK_ERR_NO_MEMORY, "%s: no memory", fn);
+	}
+	rs->k = k;
+	rs->m = m;
+	rs->kind = kind;
+	rs->matrix = mat;
+	memset(mat, 0, (size_t)(k + m) * (size_t)k);
+	for (int i = 0; i < k; i++)
+		mat[i * k + i] = 1;
+	if (kind == GK_RS_CAUCHY) {
+		for (int i = k; i < k + m; i++)
+			for (int j = 0; j < k; j++)
+				mat[i * k + j] = gk_gf256_inv((uint8_t)(i ^ j));
+	} else {
+		uint8_t gen = 1; /* 2^(i - k) for parity row i */
+		for (int i = k; i < k + m; i++) {
+			uint8_t p = 1;
+			for (int j = 0; j < k; j++) {
+				mat[i * k + j] = p;
+				p = gk_gf256_mul(p, gen);
+			}
+			gen = gk_gf256_mul(gen, 2);
+		}
+	}
+	gk_status st = gk_gf256_plan_init(&rs->enc, NULL, -1, m, k, mat + (size_t)k * k, k);
+	if (st != GK_OK) {
+		free(mat);
+		free(rs);
+		return st;
+	}
+	*out = rs;
+	return GK_OK;
+}
+
+void gk_rs_destroy(gk_rs *rs)
+{
+	if (rs == NULL)
+		return;
+	gk_gf256_plan_free(&rs->enc);
+	free(rs->matrix);
+	free(rs);
+}
+
+gk_status gk_rs_matrix_get(const gk_rs *rs, uint8_t *out)
+{
+	GK_RETURN_IF(rs == NULL, GK_ERR_NULL_POINTER, "gk_rs_matrix_get: rs is NULL");
+	GK_RETURN_IF(out == NULL, GK_ERR_NULL_POINTER, "gk_rs_matrix_get: out is NULL");
+	memcpy(out, rs->matrix, (size_t)(rs->k + rs->m) * (size_t)rs->k);
+	return GK_OK;
+}
+
+/* rs, len and the n pointers of v must be usable. */
+static gk_status check_ptrs(const char *fn, const char *name, const void *const *v, int n)
+{
+	GK_RETURN_IF(v == NULL, GK_ERR_NULL_POINTER, "%s: %s is NULL", fn, name);
+	for (int i = 0; i < n; i++)
+		GK_RETURN_IF(v[i] == NULL, GK_ERR_NULL_POINTER, "%s: %s[%d] is NULL", fn, name, i);
+	return GK_OK;
+}
+
+static gk_status check_rs_len(const char *fn, const gk_rs *rs, int64_t len)
+{
+	GK_RETURN_IF(rs == NULL, GK_ERR_NULL_POINTER, "%s: rs is NULL", fn);
+	GK_RETURN_IF(len < 0, GK_ERR_NEGATIVE_SIZE, "%s: len = %lld < 0", fn, (long long)len);
+	return GK_OK;
+}
+
+gk_status gk_rs_encode(const gk_rs *rs, int64_t len, const uint8_t *const *data,
+                       uint8_t *const *parity)
+{
+	static const char fn[] = "gk_rs_encode";
+	GK_FORWARD(check_rs_len(fn, rs, len));
+	GK_FORWARD(check_ptrs(fn, "data", (const void *const *)data, rs->k));
+	GK_FORWARD(check_ptrs(fn, "parity", (const void *const *)parity, rs->m));
+	if (len > 0)
+		gk_gf256_plan_run(&rs->enc, len, data, parity, 0, gk_resolve_threads(0));
+	return GK_OK;
+}
+
+gk_status gk_rs_reconstruct(const gk_rs *rs, int64_t len, uint8_t *const *shards,
+                            const uint8_t *present, int data_only)
+{
+	static const char fn[] = "gk_rs_reconstruct";
+	GK_FORWARD(check_rs_len(fn, rs, len));
+	GK_RETURN_IF(shards == NULL, GK_ERR_NULL_POINTER, "%s: shards is NULL", fn);
+	GK_RETURN_IF(present == NULL, GK_ERR_NULL_POINTER, "%s: present is NULL", fn);
+	const int k = rs->k, n = rs->k + rs->m;
+	int src_idx[256], miss_idx[256], nsrc = 0, nmiss = 0, npresent = 0;
+	for (int i = 0; i < n; i++) {
+		if (present[i]) {
+			if (nsrc < k)
+				src_idx[nsrc++] = i;
+			npresent++;
+		} else if (i < k || !data_only) {
+			miss_idx[nmiss++] = i;
+		}
+	}
+	GK_RETURN_IF(npresent < k, GK_ERR_SINGULAR,
+	             "%s: %d shards present, %d needed", fn, npresent, k);
+	if (nmiss == 0)
+		return GK_OK;
+	for (int i = 0; i < nsrc; i++)
+		GK_RETURN_IF(shards[src_idx[i]] == NULL, GK_ERR_NULL_POINTER,
+		             "%s: shards[%d] is NULL", fn, src_idx[i]);
+	for (int i = 0; i < nmiss; i++)
+		GK_RETURN_IF(shards[miss_idx[i]] == NULL, GK_ERR_NULL_POINTER,
+		             "%s: shards[%d] is NULL", fn, miss_idx[i]);
+
+	/* D = S^-1, S the rows of the shards used: data = D * sources. A missing
+	 * data shard t is row t of D; a missing parity shard t is M[t] * D. */
+	const size_t kk = (size_t)k * (size_t)k;
+	uint8_t *s = malloc(kk), *d = malloc(kk), *a = malloc((size_t)nmiss * (size_t)k);
+	gk_status st = GK_OK;
+	if (s == NULL || d == NULL || a == NULL) {
+		st = gk_set_error(GK_ERR_NO_MEMORY, "%s: no memory", fn);
+		goto done;
+	}
+	for (int i = 0; i < k; i++)
+		memcpy(s + (size_t)i * k, rs->matrix + (size_t)src_idx[i] * k, (size_t)k);
+	st = gk_gf256_invert_matrix(k, s, d);
+	if (st != GK_OK) {
+		if (st == GK_ERR_SINGULAR)
+			gk_set_error(st, "%s: the rows of the shards present are singular", fn);
+		goto done;
+	}
+	for (int r = 0; r < nmiss; r++) {
+		const int t = miss_idx[r];
+		uint8_t *row = a + (size_t)r * k;
+		if (t < k) {
+			memcpy(row, d + (size_t)t * k, (size_t)k);
+			continue;
+		}
+		const uint8_t *mt = rs->matrix + (size_t)t * k;
+		for (int j = 0; j < k; j++) {
+			uint8_t v = 0;
+			for (int l = 0; l < k; l++)
+				v ^= gk_gf256_mul(mt[l], d[(size_t)l * k + j]);
+			row[j] = v;
+		}
+	}
+	if (len > 0) {
+		const uint8_t *src[256];
+		uint8_t *dst[256];
+		for (int i = 0; i < k; i++)
+			src[i] = shards[src_idx[i]];
+		for (int i = 0; i < nmiss; i++)
+			dst[i] = shards[miss_idx[i]];
+		gk_gf256_plan p;
+		st = gk_gf256_plan_init(&p, NULL, -1, nmiss, k, a, k);
+		if (st == GK_OK) {
+			gk_gf256_plan_run(&p, len, src, dst, 0, gk_resolve_threads(0));
+			gk_gf256_plan_free(&p);
+		}
+	}
+done:
+	free(s);
+	free(d);
+	free(a);
+	return st;
+}
+
+gk_status gk_rs_verify(const gk_rs *rs, int64_t len, const uint8_t *const *shards, int *ok)
+{
+	static const char fn[] = "gk_rs_verify";
+	if (ok != NULL)
+		*ok = 0;
+	GK_FORWARD(check_rs_len(fn, rs, len));
+	GK_RETURN_IF(ok == NULL, GK_ERR_NULL_POINTER, "%s: ok is NULL", fn);
+	GK_FORWARD(check_ptrs(fn, "shards", (const void *const *)shards, rs->k + rs->m));
+	const int k = rs->k, m = rs->m;
+	const int64_t nchunks = (len + GK_RS_VERIFY_CHUNK - 1) / GK_RS_VERIFY_CHUNK;
+	const int t = gk_gf256_threads_for(m, k, len, gk_resolve_threads(0));
+	uint8_t *scratch = gk_aligned_alloc((size_t)t * (size_t)m, GK_RS_VERIFY_CHUNK);
+	GK_RETURN_IF(scratch == NULL, GK_ERR_NO_MEMORY, "%s: no memory", fn);
+	int bad = 0;
+#pragma omp parallel num_threads(t) reduction(| : bad)
+	{
+		const uint8_t *src[256];
+		uint8_t *dst[256];
+		uint8_t *mine = scratch + (size_t)omp_get_thread_num() * (size_t)m * GK_RS_VERIFY_CHUNK;
+		for (int r = 0; r < m; r++)
+			dst[r] = mine + (size_t)r * GK_RS_VERIFY_CHUNK;
+#pragma omp for schedule(static)
+		for (int64_t c = 0; c < nchunks; c++) {
+			const int64_t off = c * GK_RS_VERIFY_CHUNK;
+			const int64_t w = len - off < GK_RS_VERIFY_CHUNK ? len - off : GK_RS_VERIFY_CHUNK;
+			if (bad)
+				continue;
+			for (int j = 0; j < k; j++)
+				src[j] = shards[j] + off;
+			gk_gf256_plan_range(&rs->enc, src, dst, 0, w, 0);
+			for (int r = 0; r < m && !bad; r++)
+				bad = memcmp(dst[r], shards[k + r] + off, (size_t)w) != 0;
+		}
+	}
+	gk_aligned_free(scratch);
+	*ok = !bad;
+	return GK_OK;
+}
+
+gk_status gk_rs_update(const gk_rs *rs, int64_t len, int index, const uint8_t *old_data,
+                       const uint8_t *new_data, uint8_t *const *parity)
+{
+	static const char fn[] = "gk_rs_update";
+	GK_FORWARD(check_rs_len(fn, rs, len));
+	GK_RETURN_IF(index < 0 || index >= rs->k, GK_ERR_INVALID_VALUE,
+	             "%s: index = %d is not in [0, %d)", fn, index, rs->k);
+	GK_RETURN_IF(old_data == NULL, GK_ERR_NULL_POINTER, "%s: old_data is NULL", fn);
+	GK_RETURN_IF(new_data == NULL, GK_ERR_NULL_POINTER, "%s: new_data is NULL", fn);
+	GK_FORWARD(check_ptrs(fn, "parity", (const void *const *)parity, rs->m));
+	if (len == 0)
+		return GK_OK;
+	/* parity[i] ^= c_i * old ^ c_i * new: a 2-input product accumulated into
+	 * the parity, which needs no buffer for old ^ new. */
+	const int m = rs->m;
+	uint8_t a[2 * 255];
+	for (int i = 0; i < m; i++)
+		a[2 * i] = a[2 * i + 1] = rs->matrix[(size_t)(rs->k + i) * rs->k + index];
+	const uint8_t *src[2] = {old_data, new_data};
+	gk_gf256_plan p;
+	GK_FORWARD(gk_gf256_plan_init(&p, NULL, -1, m, 2, a, 2));
+	gk_gf256_plan_run(&p, len, src, parity, 1, gk_resolve_threads(0));
+	gk_gf256_plan_free(&p);
+	return GK_OK;
+}

@@ -1,0 +1,616 @@
+/*
+ * test_gf256.c - GF(2^8) arithmetic, the coefficient formats, every GF(2^8)
+ * dot-product kernel this CPU can run, gk_gf256_gemm* and matrix inversion.
+ *
+ * The reference is independent of the library: products come from a 256 x
+ * 256 table built here by bitwise carry-less multiplication reduced by 0x11D.
+ *  - field: gk_gf256_mul for all 65536 pairs, gk_gf256_inv, distributivity
+ *    and associativity on random triples;
+ *  - formats: the 32-byte table of every c, and the affine matrix of every c
+ *    applied to every byte by a scalar model of GF2P8AFFINEQB;
+ *  - kernels: every gf_dot slot of every table (generic, avx2, avx512) and
+ *    the GFNI slots, for every length 0..300 and large ones, all row counts
+ *    1..6, k from 1 to 40, random offsets and pointer misalignment, acc = 0
+ *    and 1: the output must equal the reference byte for byte (memcmp), the
+ *    bytes around it and the inputs must be unchanged; buffers placed against
+ *    a PROT_NONE page on either side catch any read or write past an end;
+ *  - gk_gf256_gemm / _rows / _rows_ex against the reference: m and k beyond
+ *    the kernel width (peeling, column blocking), several threads, strided
+ *    layouts with untouched padding; every argument error;
+ *  - gk_gf256_invert_matrix: A * A^-1 = A^-1 * A = I for random invertible A
+ *    up to 256 x 256; singular matrices are reported.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "gk_internal.h"
+#include "../src/gf256/gf256_internal.h"
+#include "test_util.h"
+
+static uint8_t T[256][256]; /* T[a][b] = a * b, from ref_mul */
+
+static uint8_t ref_mul(uint8_t a, uint8_t b)
+{
+	unsigned p = 0, x = a;
+	for (int i = 0; i < 8; i++)
+		if (b & (1u << i))
+			p ^= x << i;
+	for (int i = 14; i >= 8; i--)
+		if (p & (1u << i))
+			p ^= 0x11du << (i - 8);
+	return (uint8_t)p;
+}
+
+static void *xalloc(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+	if (p == NULL) {
+		fprintf(stderr, "test_gf256: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static void fill(uint8_t *p, size_t n, tu_rng *r)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)tu_next(r);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void test_field(tu_rng *rng)
+{
+	long bad = 0;
+	for (int a = 0; a < 256; a++)
+		for (int b = 0; b < 256; b++)
+			bad += gk_gf256_mul((uint8_t)a, (uint8_t)b) != T[a][b];
+	TU_CHECK(bad == 0, "gk_gf256_mul differs from the carry-less reference for %ld pairs", bad);
+	bad = 0;
+	for (int a = 0; a < 256; a++)
+		for (int b = 0; b < 256; b++)
+			bad += T[a][b] != T[b][a];
+	TU_CHECK(bad == 0, "multiplication is not commutative for %ld pairs", bad);
+	TU_CHECK(gk_gf256_inv(0) == 0, "gk_gf256_inv(0) = %d", gk_gf256_inv(0));
+	bad = 0;
+	for (int a = 1; a < 256; a++)
+		bad += T[a][gk_gf256_inv((uint8_t)a)] != 1;
+	TU_CHECK(bad == 0, "a * inv(a) != 1 for %ld values", bad);
+	long bad_d = 0, bad_a = 0;
+	for (int i = 0; i < 20000; i++) {
+		uint8_t a = (uint8_t)tu_next(rng), b = (uint8_t)tu_next(rng), c = (uint8_t)tu_next(rng);
+		bad_d += gk_gf256_mul(a, b ^ c) != (gk_gf256_mul(a, b) ^ gk_gf256_mul(a, c));
+		bad_a += gk_gf256_mul(gk_gf256_mul(a, b), c) != gk_gf256_mul(a, gk_gf256_mul(b, c));
+	}
+	TU_CHECK(bad_d == 0, "distributivity fails for %ld triples", bad_d);
+	TU_CHECK(bad_a == 0, "associativity fails for %ld triples", bad_a);
+	/* 2 generates the multiplicative group: its powers hit all 255 units. */
+	uint8_t x = 1;
+	int seen[256] = {0}, distinct = 0;
+	for (int i = 0; i < 255; i++) {
+		distinct += !seen[x];
+		seen[x] = 1;
+		x = gk_gf256_mul(x, 2);
+	}
+	TU_CHECK(distinct == 255 && x == 1, "2 is not a generator (%d distinct powers)", distinct);
+}
+
+/* GF2P8AFFINEQB on one byte, per the instruction's definition. */
+static uint8_t affine_apply(uint64_t q, uint8_t x)
+{
+	uint8_t out = 0;
+	for (int i = 0; i < 8; i++) {
+		const uint8_t row = (uint8_t)(q >> (8 * (7 - i)));
+		out |= (uint8_t)((__builtin_popcount(row & x) & 1) << i);
+	}
+	return out;
+}
+
+static void test_formats(void)
+{
+	long bad_t = 0, bad_a = 0;
+	for (int c = 0; c < 256; c++) {
+		uint8_t tbl[GK_GF256_TBL_BYTES];
+		gk_gf256_expand((uint8_t)c, tbl);
+		const uint64_t q = gk_gf256_affine((uint8_t)c);
+		for (int x = 0; x < 256; x++) {
+			bad_t += (uint8_t)(tbl[x & 15] ^ tbl[16 + (x >> 4)]) != T[c][x];
+			bad_a += affine_apply(q, (uint8_t)x) != T[c][x];
+		}
+		TU_CHECK(tbl[1] == c, "expanded table of %d: byte 1 = %d, not the coefficient", c,
+		         tbl[1]);
+	}
+	TU_CHECK(bad_t == 0, "expanded tables give %ld wrong products", bad_t);
+	TU_CHECK(bad_a == 0, "affine matrices give %ld wrong products", bad_a);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Kernels                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct flavor {
+	char name[32];
+	const gk_gf256_dot_fn *dot;
+	int affine;
+} flavor;
+
+static int list_flavors(flavor *out)
+{
+	static const char *names[] = {"generic", "avx2", "avx512"};
+	int n = 0;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const gk_kernels *t = gk_kernels_by_name(names[i]);
+		if (t == NULL) {
+			printf("kernel set %s: not supported by this CPU, skipped\n", names[i]);
+			continue;
+		}
+		snprintf(out[n].name, sizeof out[n].name, "%s", names[i]);
+		out[n].dot = t->gf_dot;
+		out[n].affine = 0;
+		n++;
+		if (t->gf_dot_affine[1] != NULL) {
+			const uint64_t need = t->gf_affine_requires;
+			if ((gk_cpu_features() & need) != need) {
+				printf("kernel set %s+gfni: no GFNI on this CPU, skipped\n", names[i]);
+				continue;
+			}
+			snprintf(out[n].name, sizeof out[n].name, "%s+gfni", names[i]);
+			out[n].dot = t->gf_dot_affine;
+			out[n].affine = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* coef for rows x k coefficients a[], in the flavor's format. */
+static uint8_t *make_coef(const flavor *f, int rows, int64_t k, const uint8_t *a)
+{
+	const size_t es = f->affine ? GK_GF256_AFFINE_BYTES : GK_GF256_TBL_BYTES;
+	uint8_t *coef = xalloc((size_t)rows * (size_t)k * es);
+	for (int64_t i = 0; i < rows * k; i++) {
+		if (f->affine) {
+			const uint64_t q = gk_gf256_affine(a[i]);
+			memcpy(coef + (size_t)i * es, &q, es);
+		} else {
+			gk_gf256_expand(a[i], coef + (size_t)i * es);
+		}
+	}
+	return coef;
+}
+
+#define MAX_K 40
+#define MARGIN 96
+
+static char current[512];
+
+static void on_fault(int sig)
+{
+	static const char pre[] = "FAIL: fault (signal ";
+	char num[4] = {(char)('0' + sig / 10 % 10), (char)('0' + sig % 10), ')', ' '};
+	ssize_t w = write(2, pre, sizeof pre - 1);
+	w += write(2, num, sizeof num);
+	w += write(2, current, strnlen(current, sizeof current));
+	w += write(2, " - the kernel read or wrote outside its rows\n", 45);
+	(void)w;
+	_exit(1);
+}
+
+/*
+ * One kernel call on heap buffers: k source rows and `rows` destination
+ * rows of off + len + MARGIN bytes each, starting `mis` bytes past a 64-byte
+ * boundary. Checks dst against the reference and everything else unchanged.
+ */
+static void check_call(const flavor *f, int rows, int64_t k, int64_t len, int64_t off, int acc,
+                       tu_rng *rng)
+{
+	const size_t span = (size_t)(off + len + MARGIN);
+	uint8_t a[GK_GF256_MAX_ROWS * MAX_K];
+	uint8_t *sbuf[MAX_K], *dbuf[GK_GF256_MAX_ROWS], *dref[GK_GF256_MAX_ROWS];
+	uint8_t *sorig[MAX_K];
+	fill(a, (size_t)rows * (size_t)k, rng);
+	if (tu_next(rng) % 4 == 0) /* zeros and ones are coefficients too */
+		a[tu_next(rng) % ((uint64_t)rows * k)] = (uint8_t)(tu_next(rng) % 2);
+	uint8_t *coef = make_coef(f, rows, k, a);
+	for (int64_t j = 0; j < k; j++) {
+		sorig[j] = xalloc(span);
+		fill(sorig[j], span, rng);
+		uint8_t *raw = aligned_alloc(64, span + 128);
+		if (raw == NULL)
+			exit(2);
+		sbuf[j] = raw + tu_next(rng) % 64;
+		memcpy(sbuf[j], sorig[j], span);
+	}
+	for (int r = 0; r < rows; r++) {
+		dref[r] = xalloc(span);
+		fill(dref[r], span, rng);
+		uint8_t *raw = aligned_alloc(64, span + 128);
+		if (raw == NULL)
+			exit(2);
+		dbuf[r] = raw + tu_next(rng) % 64;
+		memcpy(dbuf[r], dref[r], span);
+		for (int64_t i = off; i < off + len; i++) {
+			uint8_t v = acc ? dref[r][i] : 0;
+			for (int64_t j = 0; j < k; j++)
+				v ^= T[a[r * k + j]][sorig[j][i]];
+			dref[r][i] = v;
+		}
+	}
+	snprintf(current, sizeof current, "%s dot%d k=%lld len=%lld off=%lld acc=%d", f->name, rows,
+	         (long long)k, (long long)len, (long long)off, acc);
+	f->dot[rows](len, k, coef, (const uint8_t *const *)sbuf, dbuf, off, acc);
+	int ok = 1;
+	for (int r = 0; r < rows; r++)
+		ok &= memcmp(dbuf[r], dref[r], span) == 0;
+	for (int64_t j = 0; j < k; j++)
+		ok &= memcmp(sbuf[j], sorig[j], span) == 0;
+	TU_CHECK(ok, "%s: wrong output, or bytes outside the output or inputs changed", current);
+	for (int64_t j = 0; j < k; j++) {
+		free(sorig[j]);
+		free((void *)((uintptr_t)sbuf[j] & ~(uintptr_t)63));
+	}
+	for (int r = 0; r < rows; r++) {
+		free(dref[r]);
+		free((void *)((uintptr_t)dbuf[r] & ~(uintptr_t)63));
+	}
+	free(coef);
+}
+
+static void test_kernels(const flavor *fl, int nfl, tu_rng *rng)
+{
+	static const int64_t ks[] = {1, 2, 3, 4, 5, 7, 8, 16, 33, MAX_K};
+	static const int64_t lens[] = {1, 31, 32, 33, 63, 64, 65, 127, 128, 129, 191, 192, 257};
+	for (int fi = 0; fi < nfl; fi++) {
+		const flavor *f = &fl[fi];
+		long before = tu_failed;
+		/* every length 0..300, row count and k varying */
+		for (int64_t len = 0; len <= 300; len++)
+			check_call(f, 1 + (int)(len % GK_GF256_MAX_ROWS), 1 + (int64_t)(tu_next(rng) % 12),
+			           len, (int64_t)(tu_next(rng) % 70), (int)(tu_next(rng) & 1), rng);
+		/* every row count with every k of the list */
+		for (int rows = 1; rows <= GK_GF256_MAX_ROWS; rows++)
+			for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+				for (int acc = 0; acc <= 1; acc++)
+					check_call(f, rows, ks[ki],
+					           lens[tu_next(rng) % (sizeof lens / sizeof lens[0])],
+					           (int64_t)(tu_next(rng) % 130), acc, rng);
+		/* large */
+		for (int rows = 1; rows <= GK_GF256_MAX_ROWS; rows++)
+			check_call(f, rows, 1 + (int64_t)(tu_next(rng) % 10),
+			           65536 + (int64_t)(tu_next(rng) % 200), (int64_t)(tu_next(rng) % 64),
+			           rows & 1, rng);
+		printf("kernels %s: %s\n", f->name, tu_failed == before ? "ok" : "FAILED");
+	}
+}
+
+/* Page-end and page-start placement: every buffer sits against PROT_NONE. */
+#define GUARD_SLOTS (GK_GF256_MAX_ROWS + 6)
+
+static void test_guard_pages(const flavor *fl, int nfl, tu_rng *rng)
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint8_t *slot[GUARD_SLOTS];
+	for (int s = 0; s < GUARD_SLOTS; s++) {
+		uint8_t *p = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE,
+		                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			printf("guard pages: mmap failed, skipped\n");
+			return;
+		}
+		if (mprotect(p, page, PROT_NONE) != 0 || mprotect(p + 2 * page, page, PROT_NONE) != 0) {
+			printf("guard pages: mprotect failed, skipped\n");
+			return;
+		}
+		slot[s] = p + page;
+	}
+	signal(SIGSEGV, on_fault);
+	signal(SIGBUS, on_fault);
+	const int kmax = GUARD_SLOTS - GK_GF256_MAX_ROWS;
+	for (int fi = 0; fi < nfl; fi++) {
+		const flavor *f = &fl[fi];
+		long before = tu_failed;
+		for (int64_t len = 0; len <= 200; len++) {
+			const int rows = 1 + (int)(tu_next(rng) % GK_GF256_MAX_ROWS);
+			const int64_t k = 1 + (int64_t)(tu_next(rng) % kmax);
+			const int at_end = (int)(len & 1);
+			const int acc = (int)((len >> 1) & 1);
+			/* off = 0 with the row starting at the page start, or the row
+			 * ending at the page end; a nonzero off moves the row start
+			 * back so that byte off is where the data begins. */
+			const int64_t off = at_end ? (int64_t)(tu_next(rng) % 8) : 0;
+			uint8_t a[GK_GF256_MAX_ROWS * GUARD_SLOTS];
+			fill(a, (size_t)rows * (size_t)k, rng);
+			uint8_t *coef = make_coef(f, rows, k, a);
+			uint8_t *src[GUARD_SLOTS], *dst[GK_GF256_MAX_ROWS];
+			uint8_t ref[GK_GF256_MAX_ROWS][208];
+			for (int64_t j = 0; j < k; j++) {
+				src[j] = at_end ? slot[j] + page - (size_t)(off + len) : slot[j];
+				fill(src[j], (size_t)(off + len), rng);
+			}
+			for (int r = 0; r < rows; r++) {
+				uint8_t *d = slot[kmax + r];
+				dst[r] = at_end ? d + page - (size_t)(off + len) : d;
+				fill(dst[r], (size_t)(off + len), rng);
+				for (int64_t i = 0; i < len; i++) {
+					uint8_t v = acc ? dst[r][off + i] : 0;
+					for (int64_t j = 0; j < k; j++)
+						v ^= T[a[r * k + j]][src[j][off + i]];
+					ref[r][i] = v;
+				}
+			}
+			snprintf(current, sizeof current, "%s dot%d k=%lld len=%lld at page %s",
+			         f->name, rows, (long long)k, (long long)len, at_end ? "end" : "start");
+			f->dot[rows](len, k, coef, (const uint8_t *const *)src, dst, off, acc);
+			int ok = 1;
+			for (int r = 0; r < rows; r++)
+				ok &= len == 0 || memcmp(dst[r] + off, ref[r], (size_t)len) == 0;
+			TU_CHECK(ok, "%s: wrong output", current);
+			free(coef);
+		}
+		printf("guard pages %s: %s\n", f->name, tu_failed == before ? "ok" : "FAILED");
+	}
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	for (int s = 0; s < GUARD_SLOTS; s++)
+		munmap(slot[s] - page, 3 * page);
+}
+
+/* ------------------------------------------------------------------------ */
+/* gk_gf256_gemm*                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* C = A * B with B's rows at b + j * ldb, C's at c + i * ldc. */
+static void ref_gemm(int64_t m, int64_t n, int64_t k, const uint8_t *a, int64_t lda,
+                     const uint8_t *b, int64_t ldb, uint8_t *c, int64_t ldc)
+{
+	for (int64_t i = 0; i < m; i++) {
+		uint8_t *ci = c + i * ldc;
+		memset(ci, 0, (size_t)n);
+		for (int64_t j = 0; j < k; j++) {
+			const uint8_t *t = T[a[i * lda + j]], *bj = b + j * ldb;
+			for (int64_t x = 0; x < n; x++)
+				ci[x] ^= t[bj[x]];
+		}
+	}
+}
+
+/* gk_gf256_gemm with padded leading dimensions: C's padding is unchanged. */
+static void check_gemm(int64_t m, int64_t n, int64_t k, tu_rng *rng)
+{
+	const int64_t lda = k + 1 + (int64_t)(tu_next(rng) % 3) - (k > 0), ldb = n + 1 + (int64_t)(tu_next(rng) % 5) - (n > 0),
+	              ldc = n + 1 + (int64_t)(tu_next(rng) % 5) - (n > 0);
+	const size_t sa = (size_t)(m * lda + 1), sb = (size_t)(k * ldb + 1),
+	             sc = (size_t)(m * ldc + 1);
+	uint8_t *a = xalloc(sa), *b = xalloc(sb), *c = xalloc(sc), *ref = xalloc(sc);
+	fill(a, sa, rng);
+	fill(b, sb, rng);
+	fill(c, sc, rng); /* poison: no correct result is this noise */
+	memcpy(ref, c, sc);
+	ref_gemm(m, n, k, a, lda, b, ldb, ref, ldc);
+	gk_status st = gk_gf256_gemm(m, n, k, a, lda, b, ldb, c, ldc);
+	TU_CHECK(st == GK_OK && memcmp(c, ref, sc) == 0,
+	         "gk_gf256_gemm m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld: st=%d, %s",
+	         (long long)m, (long long)n, (long long)k, (long long)lda, (long long)ldb,
+	         (long long)ldc, st, st == GK_OK ? "wrong result or padding" : gk_last_error());
+	free(a);
+	free(b);
+	free(c);
+	free(ref);
+}
+
+/* gk_gf256_gemm_rows(_ex) with separate row buffers. */
+static void check_gemm_rows(const gk_context *ctx, int64_t m, int64_t n, int64_t k, tu_rng *rng)
+{
+	uint8_t *a = xalloc((size_t)(m * k + 1));
+	uint8_t *b = xalloc((size_t)(k * n + 1)), *ref = xalloc((size_t)(m * n + 1));
+	const uint8_t **brows = xalloc(sizeof(uint8_t *) * (size_t)(k + 1));
+	uint8_t **crows = xalloc(sizeof(uint8_t *) * (size_t)(m + 1));
+	fill(a, (size_t)(m * k), rng);
+	fill(b, (size_t)(k * n), rng);
+	ref_gemm(m, n, k, a, k, b, n, ref, n);
+	for (int64_t j = 0; j < k; j++)
+		brows[j] = b + j * n;
+	for (int64_t i = 0; i < m; i++) {
+		crows[i] = xalloc((size_t)n + 1);
+		fill(crows[i], (size_t)n, rng);
+	}
+	gk_status st = ctx != NULL ? gk_gf256_gemm_rows_ex(ctx, m, n, k, a, k, brows, crows)
+	                           : gk_gf256_gemm_rows(m, n, k, a, k, brows, crows);
+	int ok = st == GK_OK;
+	for (int64_t i = 0; i < m && ok; i++)
+		ok = memcmp(crows[i], ref + i * n, (size_t)n) == 0;
+	TU_CHECK(ok, "gk_gf256_gemm_rows%s m=%lld n=%lld k=%lld: st=%d", ctx ? "_ex" : "",
+	         (long long)m, (long long)n, (long long)k, st);
+	for (int64_t i = 0; i < m; i++)
+		free(crows[i]);
+	free(crows);
+	free(brows);
+	free(a);
+	free(b);
+	free(ref);
+}
+
+static void test_gemm(tu_rng *rng)
+{
+	long before = tu_failed;
+	static const int64_t small[] = {1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 19};
+	const size_t ns = sizeof small / sizeof small[0];
+	for (size_t i = 0; i < ns; i++)
+		for (size_t j = 0; j < ns; j++)
+			check_gemm(small[i], (int64_t)(tu_next(rng) % 700), small[j], rng);
+	check_gemm(255, 100, 255, rng);
+	check_gemm(255, 70, 3, rng);
+	check_gemm(2, 300, 255, rng);
+	check_gemm(7, 0, 5, rng);
+	/* k = 0: C = 0 */
+	check_gemm(3, 50, 0, rng);
+	/* column blocking: m > 6 and n past a block of 256 KiB / k */
+	check_gemm(13, 20000, 40, rng);
+	check_gemm(50, 5000, 200, rng);
+	check_gemm_rows(NULL, 9, 12345, 10, rng);
+	/* threads: 4 threads forced, each with >= 1 MiB to stream */
+	gk_context *ctx = NULL;
+	if (gk_context_create(&ctx) == GK_OK && gk_context_set_threads(ctx, 4) == GK_OK) {
+		check_gemm_rows(ctx, 4, (3 << 20) / 4 + 12345, 10, rng);
+		check_gemm_rows(ctx, 14, (1 << 20) / 2 + 77, 3, rng);
+		TU_CHECK(gk_gf256_threads_for(4, 10, 3 << 20, 4) == 4,
+		         "threads_for(4, 10, 3 MiB, 4) = %d", gk_gf256_threads_for(4, 10, 3 << 20, 4));
+		TU_CHECK(gk_gf256_threads_for(4, 10, 1000, 4) == 1, "small calls stay on one thread");
+	}
+	gk_context_destroy(ctx);
+	printf("gemm: %s\n", tu_failed == before ? "ok" : "FAILED");
+}
+
+static void test_gemm_errors(void)
+{
+	uint8_t a[16] = {1, 2, 3, 4}, b[64] = {5}, c[64];
+	const uint8_t *br[4] = {b, b + 8, b + 16, b + 24};
+	uint8_t *cr[4] = {c, c + 8, c + 16, c + 24};
+	const uint8_t *br_null[2] = {b, NULL};
+	uint8_t *cr_null[2] = {c, NULL};
+	memset(c, 0xAB, sizeof c);
+	TU_CHECK(gk_gf256_gemm(-1, 4, 2, a, 2, b, 4, c, 4) == GK_ERR_NEGATIVE_SIZE, "m < 0");
+	TU_CHECK(gk_gf256_gemm(2, -4, 2, a, 2, b, 4, c, 4) == GK_ERR_NEGATIVE_SIZE, "n < 0");
+	TU_CHECK(gk_gf256_gemm(2, 4, -2, a, 2, b, 4, c, 4) == GK_ERR_NEGATIVE_SIZE, "k < 0");
+	TU_CHECK(gk_gf256_gemm(256, 4, 2, a, 2, b, 4, c, 4) == GK_ERR_UNSUPPORTED, "m > 255");
+	TU_CHECK(gk_gf256_gemm(2, 4, 256, a, 256, b, 4, c, 4) == GK_ERR_UNSUPPORTED, "k > 255");
+	TU_CHECK(gk_gf256_gemm(2, 4, 2, a, 1, b, 4, c, 4) == GK_ERR_BAD_LD, "lda < k");
+	TU_CHECK(gk_gf256_gemm(2, 4, 2, a, 2, b, 3, c, 4) == GK_ERR_BAD_LD, "ldb < n");
+	TU_CHECK(gk_gf256_gemm(2, 4, 2, a, 2, b, 4, c, 3) == GK_ERR_BAD_LD, "ldc < n");
+	TU_CHECK(gk_gf256_gemm(2, 4, 2, NULL, 2, b, 4, c, 4) == GK_ERR_NULL_POINTER, "a NULL");
+	TU_CHECK(gk_gf256_gemm(2, 4, 2, a, 2, NULL, 4, c, 4) == GK_ERR_NULL_POINTER, "b NULL");
+	TU_CHECK(gk_gf256_gemm(2, 4, 2, a, 2, b, 4, NULL, 4) == GK_ERR_NULL_POINTER, "c NULL");
+	TU_CHECK(gk_gf256_gemm(2, 4, 2, a, 2, b, 4, c, INT64_MAX) == GK_ERR_OVERFLOW,
+	         "ldc overflow");
+	TU_CHECK(gk_gf256_gemm(2, 4, 3, a, 3, b, INT64_MAX / 2, c, 4) == GK_ERR_OVERFLOW,
+	         "ldb overflow");
+	TU_CHECK(gk_gf256_gemm(0, 4, 2, NULL, 2, NULL, 4, NULL, 4) == GK_OK, "m = 0 is a no-op");
+	TU_CHECK(gk_gf256_gemm(2, 0, 2, NULL, 2, NULL, 1, NULL, 1) == GK_OK, "n = 0 is a no-op");
+	int untouched = 1;
+	for (size_t i = 0; i < sizeof c; i++)
+		untouched &= c[i] == 0xAB;
+	TU_CHECK(untouched, "an argument error wrote to C");
+	TU_CHECK(gk_gf256_gemm(2, 4, 0, NULL, 1, NULL, 4, c, 8) == GK_OK &&
+	         c[0] == 0 && c[3] == 0 && c[4] == 0xAB && c[8] == 0 && c[11] == 0,
+	         "k = 0 must zero C (and nothing else)");
+	TU_CHECK(gk_gf256_gemm_rows(2, 8, 2, a, 2, br_null, cr) == GK_ERR_NULL_POINTER,
+	         "b_rows[1] NULL");
+	TU_CHECK(gk_gf256_gemm_rows(2, 8, 2, a, 2, br, cr_null) == GK_ERR_NULL_POINTER,
+	         "c_rows[1] NULL");
+	TU_CHECK(gk_gf256_gemm_rows(2, 8, 2, a, 2, NULL, cr) == GK_ERR_NULL_POINTER, "b_rows NULL");
+	TU_CHECK(gk_gf256_gemm_rows(2, 8, 2, a, 2, br, NULL) == GK_ERR_NULL_POINTER, "c_rows NULL");
+	TU_CHECK(gk_gf256_gemm_rows_ex(NULL, 2, 8, 2, a, 1, br, cr) == GK_ERR_BAD_LD, "_ex lda");
+	TU_CHECK(strstr(gk_last_error(), "lda") != NULL, "last error names lda: \"%s\"",
+	         gk_last_error());
+	TU_CHECK(gk_gf256_gemm_rows_ex(NULL, 2, 8, 2, a, 2, br, cr) == GK_OK, "_ex, NULL context");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Matrix inversion                                                          */
+/* ------------------------------------------------------------------------ */
+
+static void ref_matmul(int64_t n, const uint8_t *x, const uint8_t *y, uint8_t *z)
+{
+	for (int64_t i = 0; i < n; i++)
+		for (int64_t j = 0; j < n; j++) {
+			uint8_t v = 0;
+			for (int64_t l = 0; l < n; l++)
+				v ^= T[x[i * n + l]][y[l * n + j]];
+			z[i * n + j] = v;
+		}
+}
+
+static int is_identity(int64_t n, const uint8_t *z)
+{
+	for (int64_t i = 0; i < n; i++)
+		for (int64_t j = 0; j < n; j++)
+			if (z[i * n + j] != (i == j))
+				return 0;
+	return 1;
+}
+
+static void test_invert(tu_rng *rng)
+{
+	static const int64_t sizes[] = {1, 2, 3, 5, 8, 17, 64, 200, 256};
+	for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+		const int64_t n = sizes[si];
+		const size_t nn = (size_t)(n * n);
+		uint8_t *l = xalloc(nn), *u = xalloc(nn), *a = xalloc(nn), *inv = xalloc(nn),
+		        *z = xalloc(nn);
+		/* A = L * U * P with unit triangular L, U and a row shuffle P:
+		 * invertible, yet dense and with zeros on the diagonal possible. */
+		fill(l, nn, rng);
+		fill(u, nn, rng);
+		for (int64_t i = 0; i < n; i++)
+			for (int64_t j = 0; j < n; j++) {
+				if (j > i)
+					l[i * n + j] = 0;
+				if (j < i)
+					u[i * n + j] = 0;
+				if (i == j)
+					l[i * n + j] = u[i * n + j] = 1;
+			}
+		ref_matmul(n, l, u, z);
+		for (int64_t i = 0; i < n; i++) /* swap rows 0 and n - 1, rotate the rest */
+			memcpy(a + ((i + 1) % n) * n, z + i * n, (size_t)n);
+		memset(inv, 0x5A, nn);
+		gk_status st = gk_gf256_invert_matrix(n, a, inv);
+		TU_CHECK(st == GK_OK, "invert %lld x %lld: st = %d", (long long)n, (long long)n, st);
+		ref_matmul(n, a, inv, z);
+		int ok = is_identity(n, z);
+		ref_matmul(n, inv, a, z);
+		ok &= is_identity(n, z);
+		TU_CHECK(ok, "invert %lld x %lld: A * A^-1 != I", (long long)n, (long long)n);
+		/* in == out is allowed */
+		memcpy(z, a, nn);
+		st = gk_gf256_invert_matrix(n, z, z);
+		TU_CHECK(st == GK_OK && memcmp(z, inv, nn) == 0, "invert in place, n = %lld",
+		         (long long)n);
+		/* singular: row n-1 = c * row 0 ^ row 1 (c * row 0 for n = 2; 0 for n = 1) */
+		if (n >= 2) {
+			const uint8_t c = (uint8_t)(1 + tu_next(rng) % 255);
+			for (int64_t j = 0; j < n; j++)
+				a[(n - 1) * n + j] = T[c][a[j]] ^ (n >= 3 ? a[n + j] : 0);
+		} else {
+			a[0] = 0;
+		}
+		st = gk_gf256_invert_matrix(n, a, inv);
+		TU_CHECK(st == GK_ERR_SINGULAR, "singular %lld x %lld not detected: st = %d",
+		         (long long)n, (long long)n, st);
+		free(l);
+		free(u);
+		free(a);
+		free(inv);
+		free(z);
+	}
+	uint8_t x[4] = {1, 2, 3, 4}, y[4];
+	TU_CHECK(gk_gf256_invert_matrix(-1, x, y) == GK_ERR_NEGATIVE_SIZE, "invert n < 0");
+	TU_CHECK(gk_gf256_invert_matrix(257, x, y) == GK_ERR_UNSUPPORTED, "invert n > 256");
+	TU_CHECK(gk_gf256_invert_matrix(2, NULL, y) == GK_ERR_NULL_POINTER, "invert in NULL");
+	TU_CHECK(gk_gf256_invert_matrix(2, x, NULL) == GK_ERR_NULL_POINTER, "invert out NULL");
+	TU_CHECK(gk_gf256_invert_matrix(0, NULL, NULL) == GK_OK, "invert n = 0");
+}
+
+int main(void)
+{
+	tu_rng rng;
+	tu_rng_init(&rng, tu_seed());
+	for (int a = 0; a < 256; a++)
+		for (int b = 0; b < 256; b++)
+			T[a][b] = ref_mul((uint8_t)a, (uint8_t)b);
+	printf("GF(2^8) kernels in use: %s\n", gk_gf256_kernel_name());
+
+	test_field(&rng);
+	test_formats();
+	flavor fl[8];
+	const int nfl = list_flavors(fl);
+	test_kernels(fl, nfl, &rng);
+	test_guard_pages(fl, nfl, &rng);
+	test_gemm(&rng);
+	test_gemm_errors();
+	test_invert(&rng);
+	return tu_finish("test_gf256");
+}
