@@ -268,7 +268,10 @@ GK_API const char *gk_arch_name(void);
 
 /*
  * Arithmetic in GF(2^8) with the polynomial x^8 + x^4 + x^3 + x^2 + 1 (0x11D),
- * the field of ISA-L and most Reed-Solomon codes: addition is XOR.
+ * the field of ISA-L and most Reed-Solomon codes: addition is XOR. The
+ * products run on the best kernels this CPU has (GFNI affine instructions,
+ * AVX-512BW or AVX2 byte shuffles, portable C); results are the same on all
+ * of them. docs/GF256.md describes the field, the kernels and the codes.
  */
 
 /** @return a * b in GF(2^8). */
@@ -278,19 +281,27 @@ GK_API uint8_t gk_gf256_mul(uint8_t a, uint8_t b);
 GK_API uint8_t gk_gf256_inv(uint8_t a);
 
 /**
- * Invert the n x n matrix `in` (row-major, dense) over GF(2^8) into `out`.
- * in and out may not overlap. 1 <= n <= 256.
- * @return GK_OK, GK_ERR_SINGULAR (out is then unspecified),
- *         GK_ERR_NULL_POINTER or GK_ERR_NEGATIVE_SIZE/GK_ERR_INVALID_VALUE.
+ * Invert the n x n matrix `in` (row-major, dense) over GF(2^8) into `out`,
+ * by Gauss-Jordan elimination. 0 <= n <= 256 (n = 0 does nothing). in is not
+ * changed; in and out may be the same buffer, but may not partly overlap.
+ * @return GK_OK; GK_ERR_SINGULAR when `in` is singular (out is then
+ *         unspecified); GK_ERR_NEGATIVE_SIZE, GK_ERR_UNSUPPORTED (n > 256),
+ *         GK_ERR_NULL_POINTER or GK_ERR_NO_MEMORY (out untouched).
  */
 GK_API gk_status gk_gf256_invert_matrix(int64_t n, const uint8_t *in, uint8_t *out);
 
 /**
  * C = A * B over GF(2^8), row-major bytes: A is m x k (small: m, k <= 255),
  * B is k x n and C is m x n (n may be billions of bytes). Leading dimensions
- * are in bytes: lda >= k, ldb >= n, ldc >= n. C must not overlap A or B.
- * @return GK_OK or an argument error; m = 0 or n = 0 does nothing; k = 0
- *         sets C to zero.
+ * are in bytes: lda >= max(1, k), ldb >= max(1, n), ldc >= max(1, n). No
+ * alignment is needed. C must not overlap A or B. Runs on the default thread
+ * count (see gk_context_set_threads) when n is large enough to give every
+ * thread at least 1 MiB of rows to stream; small calls stay on one thread.
+ * @return GK_OK; m = 0 or n = 0 does nothing (the pointers may be NULL);
+ *         k = 0 sets C to zero (A and B are not read). Errors, with C
+ *         untouched: GK_ERR_NEGATIVE_SIZE, GK_ERR_UNSUPPORTED (m or k > 255),
+ *         GK_ERR_BAD_LD, GK_ERR_NULL_POINTER, GK_ERR_OVERFLOW (a matrix
+ *         does not fit the address space), GK_ERR_NO_MEMORY.
  */
 GK_API gk_status gk_gf256_gemm(int64_t m, int64_t n, int64_t k,
                                const uint8_t *a, int64_t lda,
@@ -300,7 +311,8 @@ GK_API gk_status gk_gf256_gemm(int64_t m, int64_t n, int64_t k,
 /**
  * As gk_gf256_gemm, with the rows of B and of C in separate buffers (as
  * erasure-code shards are): b_rows[0..k) and c_rows[0..m) each point to n
- * bytes.
+ * bytes; the pointers must be non-NULL (b_rows is not read when k = 0). A
+ * row of C must not overlap any row of B.
  */
 GK_API gk_status gk_gf256_gemm_rows(int64_t m, int64_t n, int64_t k,
                                     const uint8_t *a, int64_t lda,
@@ -317,13 +329,29 @@ GK_API gk_status gk_gf256_gemm_rows_ex(const gk_context *ctx, int64_t m, int64_t
 /* Reed-Solomon erasure coding                                               */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * A systematic code over GF(2^8): k data shards and m parity shards, all of
+ * the same length; any k of the k + m shards rebuild the others. The
+ * (k + m) x k coding matrix has the identity on top (shards 0..k-1 are the
+ * data) and parity row i below it. Parity is byte-identical to ISA-L's
+ * ec_encode_data with the same matrix. Every call runs on the default thread
+ * count (GK_NUM_THREADS, OMP_NUM_THREADS, or the number of processors) when
+ * the shards are long enough. A gk_rs is read-only after creation: threads
+ * may share it.
+ */
+
 /** How the coding matrix of a systematic code is built. */
 typedef enum gk_rs_matrix {
-	/** Identity on top of a Cauchy matrix: MDS for every k + m <= 256 (the default). */
+	/** Identity on top of the Cauchy matrix 1 / (i ^ j), i in [k, k + m),
+	 *  j in [0, k): ISA-L's gf_gen_cauchy1_matrix. MDS for every
+	 *  k + m <= 256 (the default). */
 	GK_RS_CAUCHY = 0,
-	/** ISA-L's gf_gen_rs_matrix (identity on top of a Vandermonde-derived
-	 *  matrix), for byte-compatibility with data encoded by ISA-L. It is MDS only
-	 *  for some k, m: gk_rs_create refuses the others with GK_ERR_UNSUPPORTED. */
+	/** ISA-L's gf_gen_rs_matrix: identity on top of the rows 2^(i * j),
+	 *  i in [0, m), j in [0, k), for byte-compatibility with data encoded by
+	 *  ISA-L with it. It is MDS only for k <= 3, m <= 3, m = 4 with k <= 21,
+	 *  k = 4 with m <= 21, and k = m = 5; gk_rs_create refuses every other
+	 *  k, m with GK_ERR_UNSUPPORTED, since some k shards could not rebuild
+	 *  the data. */
 	GK_RS_VANDERMONDE_ISAL = 1
 } gk_rs_matrix;
 
@@ -332,20 +360,28 @@ typedef struct gk_rs gk_rs;
 
 /**
  * Create a code: 1 <= k, 1 <= m, k + m <= 256.
- * @return GK_OK, GK_ERR_NULL_POINTER, GK_ERR_INVALID_VALUE, GK_ERR_UNSUPPORTED
- *         (a Vandermonde code that would not be MDS) or GK_ERR_NO_MEMORY.
+ * @param out receives the code; *out is NULL on failure.
+ * @return GK_OK, GK_ERR_NULL_POINTER, GK_ERR_INVALID_VALUE (k, m or kind out
+ *         of range), GK_ERR_UNSUPPORTED (a Vandermonde code that would not be
+ *         MDS) or GK_ERR_NO_MEMORY.
  */
 GK_API gk_status gk_rs_create(gk_rs **out, int k, int m, gk_rs_matrix kind);
 
 /** Destroy a code; NULL is ignored. */
 GK_API void gk_rs_destroy(gk_rs *rs);
 
-/** Copy the (k + m) x k coding matrix, row-major, into out. */
+/**
+ * Copy the (k + m) x k coding matrix, row-major, into out ((k + m) * k bytes).
+ * @return GK_OK or GK_ERR_NULL_POINTER.
+ */
 GK_API gk_status gk_rs_matrix_get(const gk_rs *rs, uint8_t *out);
 
 /**
  * Compute the m parity shards from the k data shards, each `len` bytes.
- * @param data k pointers; @param parity m pointers (written).
+ * @param data k pointers (read); @param parity m pointers (written), none
+ *        overlapping a data shard. No alignment is needed.
+ * @return GK_OK (len = 0 writes nothing), GK_ERR_NULL_POINTER (rs, data,
+ *         parity or one of their pointers), GK_ERR_NEGATIVE_SIZE.
  */
 GK_API gk_status gk_rs_encode(const gk_rs *rs, int64_t len,
                               const uint8_t *const *data, uint8_t *const *parity);
@@ -353,23 +389,34 @@ GK_API gk_status gk_rs_encode(const gk_rs *rs, int64_t len,
 /**
  * Rebuild missing shards in place. shards[0..k+m) point to len-byte buffers;
  * present[i] != 0 marks shard i as intact, the others are rewritten. With
- * data_only != 0 only missing data shards are rebuilt.
- * @return GK_OK, or GK_ERR_SINGULAR when fewer than k shards are present
- *         (nothing is written then), or an argument error.
+ * data_only != 0 only missing data shards are rebuilt (missing parity shards
+ * are not touched and may be NULL). The first k present shards are read; the
+ * buffers of other present shards are not touched and may be NULL.
+ * @return GK_OK (nothing missing: nothing written); GK_ERR_SINGULAR when
+ *         fewer than k shards are present (nothing is written then);
+ *         GK_ERR_NULL_POINTER, GK_ERR_NEGATIVE_SIZE or GK_ERR_NO_MEMORY
+ *         (nothing written either).
  */
 GK_API gk_status gk_rs_reconstruct(const gk_rs *rs, int64_t len, uint8_t *const *shards,
                                    const uint8_t *present, int data_only);
 
 /**
- * Check that the parity shards match the data shards.
- * @param ok set to 1 when they all match, else 0.
+ * Check that the parity shards match the data shards: shards[0..k+m), each
+ * len bytes, are only read.
+ * @param ok set to 1 when they all match, else 0 (also 0 on an error).
+ * @return GK_OK, GK_ERR_NULL_POINTER, GK_ERR_NEGATIVE_SIZE or
+ *         GK_ERR_NO_MEMORY.
  */
 GK_API gk_status gk_rs_verify(const gk_rs *rs, int64_t len, const uint8_t *const *shards,
                               int *ok);
 
 /**
- * Bring the parity up to date after data shard `index` changed from old_data
- * to new_data (both len bytes): parity[i] ^= M[k+i][index] * (old ^ new).
+ * Bring the parity up to date after data shard `index` (0 <= index < k)
+ * changed from old_data to new_data (both len bytes), without reading the
+ * other data shards: parity[i] ^= M[k+i][index] * (old ^ new). The parity
+ * shards must not overlap old_data or new_data.
+ * @return GK_OK, GK_ERR_INVALID_VALUE (index), GK_ERR_NULL_POINTER,
+ *         GK_ERR_NEGATIVE_SIZE or GK_ERR_NO_MEMORY (parity untouched).
  */
 GK_API gk_status gk_rs_update(const gk_rs *rs, int64_t len, int index,
                               const uint8_t *old_data, const uint8_t *new_data,

@@ -33,6 +33,15 @@ gen() { # gen FILE BYTES
 	[ "$(stat -c %s "$1")" -eq "$2" ] || { echo "cannot make test input $1"; exit 1; }
 }
 
+# A byte stream reproducible from SEED and a tag (for shuf --random-source).
+rand_stream() {
+	if command -v openssl >/dev/null 2>&1; then
+		openssl enc -aes-128-ctr -nosalt -pbkdf2 -iter 1 -pass "pass:$SEED-$1" < /dev/zero 2>/dev/null
+	else
+		cat /dev/urandom
+	fi
+}
+
 enc() { "$GK" rs encode --quiet "$@"; }
 dec() { "$GK" rs decode --quiet "$@"; }
 
@@ -152,7 +161,7 @@ gen "$d2/in" 2000000
 enc -k 10 -m 4 --stripe 32k -o "$d2/sh" "$d2/in" || fail "encode 10+4"
 for trial in 1 2 3; do
 	rm -rf "$d2/w" && cp -r "$d2/sh" "$d2/w"
-	lost=$(shuf -i 0-13 -n 4 --random-source=<(openssl enc -aes-128-ctr -nosalt -pbkdf2 -iter 1 -pass "pass:$SEED-shuf$trial" < /dev/zero 2>/dev/null) | tr '\n' ' ')
+	lost=$(shuf -i 0-13 -n 4 --random-source=<(rand_stream "shuf$trial") | tr '\n' ' ')
 	for i in $lost; do rm "$(shard "$d2/w" in "$i")"; done
 	if dec -o "$d2/out" "$d2/w" && cmp -s "$d2/in" "$d2/out"; then pass; else fail "10+4 with shards { $lost} lost"; fi
 	rm -f "$d2/out"
@@ -307,6 +316,12 @@ check "decode takes no --stripe" [ $? -eq 2 ]
 check "k + m > 256 exits 2" [ $? -eq 2 ]
 "$GK" rs decode -o "$W/x" "$W/nonexistent" 2>/dev/null
 check "decode of a missing DIR fails" [ $? -eq 1 ]
+"$GK" rs encode -o "$W/x" /dev/null 2>/dev/null
+check "encode of a non-regular file fails" [ $? -eq 1 ] && check "... creating no DIR" [ ! -e "$W/x" ]
+"$GK" rs encode --matrix isal-vandermonde -k 30 -m 20 -o "$W/x" "$W/f1" 2>"$W/err"
+check "isal-vandermonde is refused where it is not MDS" [ $? -eq 1 ]
+check "... saying so" grep -q "not MDS" "$W/err"
+check "... creating no DIR" [ ! -e "$W/x" ]
 
 echo "rs_cli_test: $passed passed, $failed failed"
 if [ "$failed" -eq 0 ]; then

@@ -8,11 +8,13 @@
  * Cases:
  *  - a full cross product of the small sizes {0, 1, 7, 31, 33} for m, n and k,
  *    the four transpose pairs (a transposed operand is GK_TRANS or
- *    GK_CONJ_TRANS at random), both layouts and alpha, beta in {0, 1, -0.5};
+ *    GK_CONJ_TRANS at random) and both layouts, with alpha, beta in
+ *    {0, 1, -0.5} (all nine pairs up to size 7, a rotating two above);
  *  - a random sample of larger shapes (up to 129, with 64 and 127 among them)
  *    and of the other choices;
- *  - one or two shapes of about 1000 per algorithm and type, compared on a
- *    random sample of rows (every element is still checked to be finite);
+ *  - shapes of about 1000 (a 999 x 1001 x 1003 cube per algorithm, a thin
+ *    one per algorithm and type), compared on a random sample of rows (every
+ *    element is still checked to be finite);
  *  - the trivial cases the API edge handles (alpha = 0 and k = 0 with NULL
  *    A and B, m = 0 or n = 0, NaN or Inf in C with beta = 0);
  *  - cpu.ikj_omp and auto with 1, 2 and 3 threads, and GEMMs called from
@@ -319,28 +321,39 @@ static gk_trans pick_trans(int transposed, tu_rng *r)
 
 static const double scalars[3] = {0.0, 1.0, -0.5};
 
-/* m, n, k in {0, 1, 7, 31, 33}, every transpose pair, layout, alpha, beta. */
+/*
+ * m, n, k in {0, 1, 7, 31, 33}: every size triple with every transpose pair
+ * and layout. Where all three sizes are at most 7, each of those also runs
+ * with all nine (alpha, beta) pairs; above, with two pairs that rotate so that
+ * each size triple still meets all nine across its eight transpose/layout
+ * cells.
+ */
 static void small_cross(algo_run *ar, unsigned dt, tu_rng *r)
 {
 	static const int64_t sizes[] = {0, 1, 7, 31, 33};
+	static const int64_t pads[] = {0, 0, 1, 5};
 	const int ns = (int)(sizeof sizes / sizeof sizes[0]);
+	int triple = 0;
 	for (int im = 0; im < ns; im++)
 		for (int in = 0; in < ns; in++)
-			for (int ik = 0; ik < ns; ik++)
-				for (int tp = 0; tp < 4; tp++)
-					for (int lay = 0; lay < 2; lay++)
-						for (int s = 0; s < 9; s++) {
-							static const int64_t pads[] = {0, 0, 1, 5};
-							gcase g = {
-								lay ? GK_COL_MAJOR : GK_ROW_MAJOR,
-								pick_trans(tp & 1, r), pick_trans(tp & 2, r),
-								sizes[im], sizes[in], sizes[ik],
-								scalars[s / 3], scalars[s % 3],
-								pads[tu_next(r) % 4], pads[tu_next(r) % 4],
-								pads[tu_next(r) % 4], 0,
-							};
-							run_case(ar, dt, &g, r);
-						}
+			for (int ik = 0; ik < ns; ik++, triple++) {
+				const int tiny = sizes[im] <= 7 && sizes[in] <= 7 && sizes[ik] <= 7;
+				for (int cell = 0; cell < 8; cell++) {
+					const int tp = cell & 3, lay = cell >> 2;
+					for (int t = 0; t < (tiny ? 9 : 2); t++) {
+						const int s = tiny ? t : (cell * 2 + t + triple) % 9;
+						gcase g = {
+							lay ? GK_COL_MAJOR : GK_ROW_MAJOR,
+							pick_trans(tp & 1, r), pick_trans(tp & 2, r),
+							sizes[im], sizes[in], sizes[ik],
+							scalars[s / 3], scalars[s % 3],
+							pads[tu_next(r) % 4], pads[tu_next(r) % 4],
+							pads[tu_next(r) % 4], 0,
+						};
+						run_case(ar, dt, &g, r);
+					}
+				}
+			}
 }
 
 /* Random shapes up to 129 around the vector widths, random everything else. */
@@ -364,17 +377,20 @@ static void medium_sample(algo_run *ar, unsigned dt, tu_rng *r)
 	}
 }
 
-/* Shapes of about 1000: one full cube per algorithm and type, its transposes
- * and layout rotating with the algorithm, and one thin shape. */
+/* Shapes of about 1000: a 999 x 1001 x 1003 cube per algorithm, in one type
+ * (alternating with the algorithm, as do its transposes and layout), and one
+ * thin shape per algorithm and type. */
 static void large_cases(algo_run *ar, int which, unsigned dt, tu_rng *r)
 {
 	const int sel = which * 2 + dti(dt);
-	gcase cube = {
-		(sel & 1) ? GK_COL_MAJOR : GK_ROW_MAJOR,
-		pick_trans(sel & 2, r), pick_trans(sel & 4, r),
-		999, 1001, 1003, (sel & 1) ? 1.0 : -0.5, scalars[sel % 3], 3, 0, 5, 1,
-	};
-	run_case(ar, dt, &cube, r);
+	if ((which & 1) == dti(dt)) {
+		gcase cube = {
+			(which & 2) ? GK_COL_MAJOR : GK_ROW_MAJOR,
+			pick_trans(sel & 2, r), pick_trans(sel & 4, r),
+			999, 1001, 1003, (sel & 1) ? 1.0 : -0.5, scalars[sel % 3], 3, 0, 5, 1,
+		};
+		run_case(ar, dt, &cube, r);
+	}
 	static const int64_t thin[][3] = {{1003, 33, 999}, {31, 1001, 1000}, {1001, 999, 7},
 	                                  {1000, 1, 1003}, {1, 1000, 1001}};
 	const int64_t *s = thin[sel % 5];

@@ -218,7 +218,7 @@ static void check_call(const flavor *f, int rows, int64_t k, int64_t len, int64_
 	for (int64_t j = 0; j < k; j++) {
 		sorig[j] = xalloc(span);
 		fill(sorig[j], span, rng);
-		uint8_t *raw = aligned_alloc(64, span + 128);
+		uint8_t *raw = aligned_alloc(64, (span + 128 + 63) / 64 * 64);
 		if (raw == NULL)
 			exit(2);
 		sbuf[j] = raw + tu_next(rng) % 64;
@@ -227,7 +227,7 @@ static void check_call(const flavor *f, int rows, int64_t k, int64_t len, int64_
 	for (int r = 0; r < rows; r++) {
 		dref[r] = xalloc(span);
 		fill(dref[r], span, rng);
-		uint8_t *raw = aligned_alloc(64, span + 128);
+		uint8_t *raw = aligned_alloc(64, (span + 128 + 63) / 64 * 64);
 		if (raw == NULL)
 			exit(2);
 		dbuf[r] = raw + tu_next(rng) % 64;
@@ -447,9 +447,12 @@ static void test_gemm(tu_rng *rng)
 	check_gemm(7, 0, 5, rng);
 	/* k = 0: C = 0 */
 	check_gemm(3, 50, 0, rng);
-	/* column blocking: m > 6 and n past a block of 256 KiB / k */
+	/* several passes: m > 6 (row groups) or k > 16 (input groups), with n
+	 * past one column block of 512 KiB / (m + k) */
 	check_gemm(13, 20000, 40, rng);
 	check_gemm(50, 5000, 200, rng);
+	check_gemm(4, 40000, 28, rng);
+	check_gemm(1, 3000, 17, rng);
 	check_gemm_rows(NULL, 9, 12345, 10, rng);
 	/* threads: 4 threads forced, each with >= 1 MiB to stream */
 	gk_context *ctx = NULL;

@@ -297,7 +297,7 @@ static void test_all_patterns(tu_rng *rng)
 				for (unsigned mask = 1; mask < (1u << n); mask++) {
 					if (__builtin_popcount(mask) > m)
 						continue;
-					uint8_t lost[12];
+					uint8_t lost[16];
 					for (int i = 0; i < n; i++)
 						lost[i] = (mask >> i) & 1;
 					bad += !try_pattern(&c, lost, (int)(mask & 1) ^ (int)((mask >> 3) & 1), rng);

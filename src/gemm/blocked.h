@@ -18,6 +18,13 @@
  * thread costs more to start and join than it saves. */
 #define GK_BLOCKED_MIN_WORK (96.0 * 96.0 * 96.0)
 
+/* Up to this many rows of C (and B's rows contiguous), rows of B are added
+ * into rows of C directly (the i-k-j loop) instead of packing B for them. */
+#define GK_BLOCKED_AXPY_ROWS 4
+/* Up to this many columns of C (and A's rows contiguous), each element is a
+ * dot product of a row of A and a column of B. */
+#define GK_BLOCKED_DOT_COLS 4
+
 /*
  * Cache blocking for one kernel shape (Goto & van de Geijn, "Anatomy of
  * High-Performance Matrix Multiplication"): the k x NR sliver of B and the
@@ -27,11 +34,13 @@
  */
 typedef struct gk_gemm_blocking {
 	int64_t mc, kc, nc;
+	int64_t b_in_l2; /* elements of packed B that fit in about half of L2 */
 } gk_gemm_blocking;
 
 /* The blocking for elements of esize bytes and an mr x nr microkernel. The
  * cache sizes are read once (sysconf, with fallbacks when the system does
- * not know); GK_GEMM_BLOCKS="mc,kc,nc" overrides the result, for tuning. */
+ * not know); GK_GEMM_BLOCKS="mc,kc,nc" overrides the result, for tuning
+ * and tests (b_in_l2 is then half of a kc x nc panel). */
 GK_HIDDEN void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out);
 
 /*

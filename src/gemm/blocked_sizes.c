@@ -16,6 +16,7 @@
 #define L2_DEFAULT (512 * 1024)
 #define L3_DEFAULT (8 * 1024 * 1024)
 #define NC_MAX 4096 /* past this a wider B panel saves nothing measurable */
+#define KC_MIN 256  /* shorter, the C update costs more than a few percent */
 #define KC_MAX 1024
 
 static struct {
@@ -61,12 +62,16 @@ void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking
 {
 	pthread_once(&cache_once, read_caches);
 	const int64_t es = (int64_t)esize;
-	/* L1: the MR x kc sliver of A. Its entries are broadcast one at a time,
-	 * so it must stay close; the kc x NR sliver of B is read a whole vector
-	 * at a time, far fewer loads per FMA, and streams from L2 at the pace
-	 * the FMAs need. A long kc spreads the cost of each update of C (loading
-	 * and storing the MR x NR tile) over more steps. */
-	int64_t kc = (int64_t)cache.l1 / (mr * es);
+	/* L1: the MR x kc sliver of A and the kc x NR sliver of B that one
+	 * microkernel call reads. When that makes kc short (a large register
+	 * tile), the cost of updating C (loading and storing the MR x NR tile,
+	 * once per call) is spread over too few steps. A large tile loads one
+	 * row of B (NR / vector-width vectors) per MR such rows of FMAs, little
+	 * enough to stream the B sliver from L2: then only the A sliver, whose
+	 * entries are broadcast one at a time, is kept to L1. */
+	int64_t kc = (int64_t)cache.l1 / ((mr + nr) * es);
+	if (kc < KC_MIN)
+		kc = (int64_t)cache.l1 / (mr * es);
 	kc = kc > KC_MAX ? KC_MAX : down_to(kc, 8);
 	/* L2: the packed mc x kc block of A, about half of it, so that the B
 	 * sliver and the C tiles passing through do not evict it. */
@@ -75,12 +80,18 @@ void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking
 	int64_t nc = down_to((int64_t)cache.l3 / 2 / (kc * es), nr);
 	if (nc > NC_MAX)
 		nc = down_to(NC_MAX, nr);
+	/* Half of L2 for packed B, as for the A block. */
+	int64_t b_in_l2 = (int64_t)cache.l2 / 2 / es;
 	if (cache.kc > 0) {
 		mc = down_to(cache.mc, mr);
 		kc = cache.kc;
 		nc = down_to(cache.nc, nr);
+		/* Scaled with the blocks, so that both macrokernel loop orders
+		 * still occur with small blocks. */
+		b_in_l2 = kc * nc / 2;
 	}
 	out->mc = mc;
 	out->kc = kc;
 	out->nc = nc;
+	out->b_in_l2 = b_in_l2;
 }

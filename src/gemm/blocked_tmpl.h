@@ -53,30 +53,42 @@ static int64_t GK_FN_SLIVER(int64_t r, int64_t kc)
 	return (r * kc + q - 1) / q * q;
 }
 
-/* The macrokernel: C(0:mv, jr0:jr1 slivers) over one packed A block and
- * the packed B panel, depth kc. */
+/* One MR x NR tile of C at c, of which mv x nv are inside C. */
+static inline void GK_FN_TILE(const GK_PLAN *pl, int64_t mv, int64_t nv, int64_t kc,
+                              const GK_T *as, const GK_T *bs, GK_T beta, GK_T *c, GK_T *tile)
+{
+	const int64_t mr = pl->mr, nr = pl->nr, rs_c = pl->p->rs_c;
+	if (mv == mr && nv == nr) {
+		pl->p->kern->GK_UKR(kc, pl->p->alpha, as, bs, beta, c, rs_c);
+	} else {
+		pl->p->kern->GK_UKR(kc, pl->p->alpha, as, bs, (GK_T)0, tile, nr);
+		GK_FN_MERGE(mv, nv, tile, nr, beta, c, rs_c);
+	}
+}
+
+/* The macrokernel: C(0:mv, slivers js0..js1 of B) over one packed A block
+ * and the packed B panel, depth kc. Normally the B sliver is the inner
+ * loop's constant (it stays in L1 or L2 while the A block streams past).
+ * When this thread's part of the B panel fits in L2 anyway (short k, narrow
+ * n), the A sliver is the constant instead: C is then walked along its rows,
+ * which matters when C traffic dominates. */
 static void GK_FN_MACRO(const GK_PLAN *pl, int64_t mv, int64_t nv, int64_t js0, int64_t js1,
                         int64_t kc, const GK_T *ap, int64_t ps_a, const GK_T *bp, int64_t ps_b,
                         GK_T beta, GK_T *c)
 {
-	const GK_UKR_FN ukr = pl->p->kern->GK_UKR;
 	const int64_t mr = pl->mr, nr = pl->nr, rs_c = pl->p->rs_c;
-	const GK_T alpha = pl->p->alpha;
 	GK_T tile[GK_GEMM_MAX_TILE] __attribute__((aligned(GK_PACK_ALIGN)));
-	for (int64_t js = js0; js < js1; js++) {
-		const int64_t j = js * nr, nvj = nv - j < nr ? nv - j : nr;
-		const GK_T *bs = bp + js * ps_b;
-		for (int64_t i = 0, is = 0; i < mv; i += mr, is++) {
-			const int64_t mvi = mv - i < mr ? mv - i : mr;
-			GK_T *cij = c + i * rs_c + j;
-			if (mvi == mr && nvj == nr) {
-				ukr(kc, alpha, ap + is * ps_a, bs, beta, cij, rs_c);
-			} else {
-				ukr(kc, alpha, ap + is * ps_a, bs, (GK_T)0, tile, nr);
-				GK_FN_MERGE(mvi, nvj, tile, nr, beta, cij, rs_c);
-			}
-		}
+	if ((js1 - js0) * ps_b <= pl->bs.b_in_l2) {
+		for (int64_t i = 0, is = 0; i < mv; i += mr, is++)
+			for (int64_t js = js0; js < js1; js++)
+				GK_FN_TILE(pl, mv - i < mr ? mv - i : mr, nv - js * nr < nr ? nv - js * nr : nr,
+				           kc, ap + is * ps_a, bp + js * ps_b, beta, c + i * rs_c + js * nr, tile);
+		return;
 	}
+	for (int64_t js = js0; js < js1; js++)
+		for (int64_t i = 0, is = 0; i < mv; i += mr, is++)
+			GK_FN_TILE(pl, mv - i < mr ? mv - i : mr, nv - js * nr < nr ? nv - js * nr : nr, kc,
+			           ap + is * ps_a, bp + js * ps_b, beta, c + i * rs_c + js * nr, tile);
 }
 
 /* Split count items among parts: part t gets [count*t/parts, count*(t+1)/parts). */
@@ -153,6 +165,49 @@ static int GK_FN_GRID(int nth, int64_t m, int64_t n, const GK_PLAN *pl)
 	return best;
 }
 
+/* Rows [i0, i1) of C = beta C + alpha A B for a narrow C: one dot product
+ * per element, the row of A staying in L1 across the n columns of bt
+ * (B transposed, columns contiguous, k apart). */
+static void GK_FN_DOT_ROWS(const GK_ARGS *p, const GK_T *bt, int64_t i0, int64_t i1)
+{
+	for (int64_t i = i0; i < i1; i++) {
+		const GK_T *ai = p->a + i * p->rs_a;
+		GK_T *ci = p->c + i * p->rs_c;
+		for (int64_t j = 0; j < p->n; j++) {
+			const GK_T d = p->kern->GK_DOT(p->k, ai, bt + j * p->k);
+			ci[j] = p->beta == (GK_T)0 ? p->alpha * d : p->alpha * d + p->beta * ci[j];
+		}
+	}
+}
+
+/* A C of a few columns with the rows of A contiguous is a few matrix-vector
+ * products: packing A and a tile NR wide would cost more than the products. */
+static gk_status GK_FN_DOT_PATH(const GK_ARGS *p, int nt)
+{
+	const GK_T *bt = p->b;
+	GK_T *buf = NULL;
+	if (p->rs_b != 1 || (p->n > 1 && p->cs_b != p->k)) {
+		buf = gk_aligned_alloc((size_t)(p->n * p->k), sizeof(GK_T));
+		if (buf == NULL)
+			return gk_set_error(GK_ERR_NO_MEMORY, "cpu.blocked: no memory for columns of B");
+		for (int64_t j = 0; j < p->n; j++)
+			for (int64_t l = 0; l < p->k; l++)
+				buf[j * p->k + l] = p->b[l * p->rs_b + j * p->cs_b];
+		bt = buf;
+	}
+	if (nt == 1) {
+		GK_FN_DOT_ROWS(p, bt, 0, p->m);
+	} else {
+#pragma omp parallel num_threads(nt)
+		{
+			const int64_t t = omp_get_thread_num(), nth = omp_get_num_threads();
+			GK_FN_DOT_ROWS(p, bt, p->m * t / nth, p->m * (t + 1) / nth);
+		}
+	}
+	gk_aligned_free(buf);
+	return GK_OK;
+}
+
 gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
@@ -163,6 +218,13 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	const double work = (double)m * (double)n * (double)k;
 	if (nt > 1 && work / GK_BLOCKED_MIN_WORK < nt)
 		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
+	/* Shapes that are really matrix-vector products stream their operands
+	 * once, unpacked: a few rows of C against rows of B (axpy along them),
+	 * or a few columns of C (dot products with rows of A). */
+	if (m <= GK_BLOCKED_AXPY_ROWS && p->cs_b == 1)
+		return GK_FN_AXPY_ROWS(p);
+	if (n <= GK_BLOCKED_DOT_COLS && p->cs_a == 1)
+		return GK_FN_DOT_PATH(p, nt);
 	/* Blocks no larger than the problem, so small calls allocate little. */
 	const int64_t mup = (m + pl.mr - 1) / pl.mr * pl.mr, nup = (n + pl.nr - 1) / pl.nr * pl.nr;
 	if (pl.bs.kc > k)

@@ -3,13 +3,15 @@
  * rows of B and C long: the driver around the gf_dot kernels.
  *
  * A is expanded once per call into one coefficient per entry (a 32-byte
- * table, or an 8-byte affine matrix for the GFNI kernels). The kernels
- * compute up to 6 output rows per pass over the k inputs, so the driver peels
- * the rows of C six at a time (ISA-L's ec_encode_data). When that takes more
- * than one pass, the columns are cut into blocks whose k input rows fit in
- * L2, and every pass runs over one block before the next block is touched,
- * so B streams from memory once. Threads split the columns, at least
- * GK_GF256_BYTES_PER_THREAD of streamed rows each.
+ * table, or an 8-byte affine matrix for the GFNI kernels), laid out tile by
+ * tile in the order the kernel calls read them. A kernel computes up to 6
+ * output rows in one pass over its inputs, so the driver peels the rows of C
+ * six at a time (ISA-L's ec_encode_data), and gives a kernel at most 16
+ * inputs (wider k goes in groups that accumulate). When that takes more
+ * than one pass, the columns are cut into blocks that fit in L2 and every
+ * pass runs over one block before the next block is touched: B and C then
+ * stream from memory once. Threads split the columns, each taking at least
+ * GK_GF256_BYTES_PER_THREAD of rows to stream.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -85,9 +87,10 @@ gk_status gk_gf256_plan_init(gk_gf256_plan *p, const gk_kernels *kern, int affin
 	if (kern == NULL)
 		kern = gk_kernels_active();
 	int aff;
-	p->dot = gk_gf256_select(kern, &aff);
-	if (affine == 0 || (affine == 1 && kern->gf_dot_affine[1] != NULL)) {
-		aff = affine;
+	if (affine < 0) {
+		p->dot = gk_gf256_select(kern, &aff);
+	} else {
+		aff = affine && kern->gf_dot_affine[1] != NULL;
 		p->dot = aff ? kern->gf_dot_affine : kern->gf_dot;
 	}
 	p->m = m;

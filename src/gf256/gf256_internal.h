@@ -26,7 +26,9 @@ GK_HIDDEN uint64_t gk_gf256_affine(uint8_t c);
 /*
  * A coefficient matrix A (m x k, m and k <= GK_GF256_MAX_DIM) expanded for
  * one kernel set: coef holds m * k entries of GK_GF256_TBL_BYTES (tables) or
- * GK_GF256_AFFINE_BYTES (affine matrices), row-major, for dot[1..6].
+ * GK_GF256_AFFINE_BYTES (affine matrices) for dot[1..6], ordered by kernel
+ * call: the tile of rows [r0, r0 + R) and inputs [j0, j0 + G) is R x G
+ * entries, row-major, from entry r0 * k + R * j0.
  */
 #define GK_GF256_MAX_DIM 255
 typedef struct gk_gf256_plan {
@@ -47,8 +49,9 @@ GK_HIDDEN const char *gk_gf256_kernel_name(void);
 
 /*
  * Expand A (row i at a + i * lda) for kern (NULL: the active table); affine
- * = -1 chooses as gk_gf256_select, 0 forces the tables, 1 the affine
- * kernels (the caller checks that the table has them). 1 <= m, k <= 255.
+ * = -1 chooses as gk_gf256_select, 0 takes the table kernels, 1 the affine
+ * ones where kern has them (the caller checks that the CPU runs them).
+ * 1 <= m, k <= 255.
  * @return GK_OK or GK_ERR_NO_MEMORY.
  */
 GK_HIDDEN gk_status gk_gf256_plan_init(gk_gf256_plan *p, const gk_kernels *kern, int affine,

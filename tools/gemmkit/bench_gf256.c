@@ -105,11 +105,15 @@ static int isal_load(isal_lib *L, char *why, size_t why_len)
 {
 	static const char *const names[] = {"libisal.so.2", "libisal.so"};
 	memset(L, 0, sizeof *L);
-	for (size_t i = 0; i < sizeof names / sizeof names[0] && L->handle == NULL; i++)
+	char first_error[256] = "";
+	for (size_t i = 0; i < sizeof names / sizeof names[0] && L->handle == NULL; i++) {
 		/* DEEPBIND: the library's own calls must bind to its own symbols. */
 		L->handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL | GK_DEEPBIND);
+		if (L->handle == NULL && i == 0)
+			snprintf(first_error, sizeof first_error, "%s", dlerror());
+	}
 	if (L->handle == NULL) {
-		snprintf(why, why_len, "ISA-L not found (libisal.so.2: %s)", dlerror());
+		snprintf(why, why_len, "ISA-L not found (%s)", first_error);
 		return -1;
 	}
 	*(void **)&L->init_tables = dlsym(L->handle, "ec_init_tables");
@@ -893,15 +897,16 @@ int gk_bench_gf256(int argc, char **argv)
 	} else {
 		out_failed = 1;
 	}
+	int plotted = 0;
 	if (o.plot) {
 		char title[256];
 		snprintf(title, sizeof title, "GF(2^8) Reed-Solomon, GB/s of data: %s (%s)", info.cpu_name, date);
-		write_plot(o.out, res, nr, title);
+		plotted = write_plot(o.out, res, nr, title) == 0;
 	}
 	if (out_failed)
 		cli_error(CMD, "cannot write the results in %s", o.out);
 	else
-		printf("\nresults: %s/results.csv, results.md, meta.txt%s\n", o.out, o.plot ? ", gf256.png" : "");
+		printf("\nresults: %s/results.csv, results.md, meta.txt%s\n", o.out, plotted ? ", gf256.png" : "");
 	if (L.handle)
 		dlclose(L.handle);
 	free(res);

@@ -551,7 +551,9 @@ static int rs_encode(int argc, char **argv)
 
 	/* The target directory: create it, or refuse one holding shards already. */
 	struct stat dst;
+	int made_dir = 0;
 	if (stat(dir, &dst) != 0) {
+		made_dir = 1;
 		if (errno != ENOENT || mkdir(dir, 0777) != 0) {
 			rs_err("cannot create %s: %s", dir, strerror(errno));
 			free(mat);
@@ -728,6 +730,8 @@ done:
 	free_names(old);
 	free(mat);
 	close(in);
+	if (status != 0 && made_dir)
+		rmdir(dir); /* only succeeds when empty: a failed encode leaves no trace */
 	return status;
 }
 
