@@ -192,6 +192,29 @@ GK_API gk_status gk_context_set_backend(gk_context *ctx, gk_backend backend);
  */
 GK_API gk_status gk_context_set_threads(gk_context *ctx, int n);
 
+/**
+ * Flags of a context, as bits.
+ *
+ * GK_FLAG_DETERMINISTIC: the result has the same bits whatever the thread
+ * count (without it, results are reproducible run to run for a fixed
+ * thread count only). It may cost speed where the work is split along K.
+ *
+ * GK_FLAG_ALLOW_STRASSEN: "auto" may use Strassen's algorithm where it is
+ * faster. It changes the rounding: its error bound is larger than the
+ * classical one (docs/ARCHITECTURE.md states it).
+ */
+#define GK_FLAG_DETERMINISTIC 1u
+#define GK_FLAG_ALLOW_STRASSEN 2u
+
+/**
+ * Set the context's flags (GK_FLAG_*; 0 by default).
+ * @return GK_OK, GK_ERR_NULL_POINTER, or GK_ERR_INVALID_VALUE for an unknown bit.
+ */
+GK_API gk_status gk_context_set_flags(gk_context *ctx, unsigned flags);
+
+/** @return the context's flags; 0 if ctx is NULL. */
+GK_API unsigned gk_context_flags(const gk_context *ctx);
+
 /** As gk_sgemm, with the choices of ctx (NULL: the defaults). */
 GK_API gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout,
                              gk_trans ta, gk_trans tb,

@@ -9,9 +9,9 @@
  *    read), rs_c = NR and rs_c > NR, panels and C on and off their alignment;
  *  - every element of the C buffer outside the MR x NR tile left bit-exact.
  * Driver (gk_sgemm_blocked, gk_dgemm_blocked, called with each table):
- *  - shapes around MR, NR and the cache blocks, A and B by rows, by columns
- *    and with two non-unit strides, 1 to 4 threads, beta = 0 over NaN C,
- *    the padding of C past each row left bit-exact.
+ *  - shapes around MR, NR and the cache blocks, matrix-vector shapes, A and
+ *    B by rows, by columns and with two non-unit strides, 1 to 4 threads,
+ *    beta = 0 over NaN C, the padding of C past each row left bit-exact.
  * Run it with GK_GEMM_BLOCKS=mc,kc,nc set small (tests/CMakeLists.txt does,
  * as a second test) to cross every block boundary with small shapes.
  *
@@ -210,11 +210,11 @@ static void test_driver_case(const gk_kernels *t, unsigned dt, int64_t m, int64_
 	gk_status st;
 	if (dt == GK_DTYPE_F32) {
 		const gk_sgemm_args p = {m, n, k, (float)alpha, (float)beta, a, rs_a, cs_a, b, rs_b, cs_b,
-		                         c, rs_c, threads, t};
+		                         c, rs_c, threads, 0u, t};
 		st = gk_sgemm_blocked(&p);
 	} else {
 		const gk_dgemm_args p = {m, n, k, alpha, beta, a, rs_a, cs_a, b, rs_b, cs_b,
-		                         c, rs_c, threads, t};
+		                         c, rs_c, threads, 0u, t};
 		st = gk_dgemm_blocked(&p);
 	}
 
@@ -279,6 +279,14 @@ static void test_driver(const gk_kernels *t, unsigned dt, tu_rng *r)
 			const int64_t k = 150 + (int64_t)(tu_next(r) % 300);
 			test_driver_case(t, dt, m, n, k, sa, sb, 1 + i % 4, i % N_AB, r);
 		}
+	/* Matrix-vector shapes, which the driver runs unpacked when the rows of
+	 * B (few rows of C) or of A (few columns of C) are contiguous. */
+	test_driver_case(t, dt, 1, 300, 77, 0, 0, 1, 0, r);
+	test_driver_case(t, dt, 3, 129, 50, 1, 0, 2, 2, r);
+	test_driver_case(t, dt, 4, 90, 40, 2, 1, 1, 3, r);
+	test_driver_case(t, dt, 300, 1, 77, 0, 0, 1, 1, r);
+	test_driver_case(t, dt, 250, 8, 60, 0, 1, 1, 4, r);
+	test_driver_case(t, dt, 2001, 3, 300, 0, 2, 2, 2, r);
 	/* Large enough that the threads really split the work: tall, wide, square. */
 	test_driver_case(t, dt, 301, 37, 250, 0, 0, 2, 1, r);
 	test_driver_case(t, dt, 29, 403, 250, 1, 0, 2, 0, r);

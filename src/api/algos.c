@@ -17,6 +17,23 @@ static const gk_algo table[] = {
 	 gk_sgemm_ikj, gk_dgemm_ikj, NULL},
 	{"cpu.ikj_omp", "seed rung 4: i-k-j with rows of C shared among OpenMP threads", GK_BACKEND_CPU, 1,
 	 gk_sgemm_ikj_omp, gk_dgemm_ikj_omp, NULL},
+	{"cpu.block64", "seed rung 5: 64x64 blocks copied into tiles (16-byte aligned, as plain "
+	 "arrays), i-k-j SIMD axpy inside, OpenMP over block rows", GK_BACKEND_CPU, 1,
+	 gk_sgemm_block64, gk_dgemm_block64, NULL},
+	{"cpu.block64_aligned", "seed rung 6: rung 5 with 64-byte aligned tiles", GK_BACKEND_CPU, 1,
+	 gk_sgemm_block64_aligned, gk_dgemm_block64_aligned, NULL},
+	{"cpu.unroll_2x4", "seed rung 7: rung 6 with a 2x4xN unrolled tile kernel (2 rows of A x "
+	 "4 steps of k, SIMD along N)", GK_BACKEND_CPU, 1,
+	 gk_sgemm_unroll_2x4, gk_dgemm_unroll_2x4, NULL},
+	{"cpu.avx2_3x32", "seed rung 8: 3x32 register tile (3x16 in double) for the 16 ymm of "
+	 "AVX2; portable C of the same shape on CPUs without AVX2", GK_BACKEND_CPU, 1,
+	 gk_sgemm_regtile_3x32, gk_dgemm_regtile_3x16, NULL},
+	{"cpu.avx512_6x64", "seed rung 9: 6x64 register tile (6x32 in double) for the 32 zmm of "
+	 "AVX-512; portable C of the same shape on CPUs without AVX-512", GK_BACKEND_CPU, 1,
+	 gk_sgemm_regtile_6x64, gk_dgemm_regtile_6x32, NULL},
+	{"cpu.strassen_seed", "seed rung 10: Strassen, 7 products, one workspace, odd sizes "
+	 "peeled; recurses while min(m,n,k) >= 2 x cut-off (512, GK_STRASSEN_CUTOFF), "
+	 "cpu.blocked below", GK_BACKEND_CPU, 1, gk_sgemm_strassen, gk_dgemm_strassen, NULL},
 	{"cpu.blocked", "Goto/BLIS five loops: packed panels, cache blocking, SIMD microkernels, OpenMP",
 	 GK_BACKEND_CPU, 1, gk_sgemm_blocked, gk_dgemm_blocked, NULL},
 };
@@ -43,9 +60,10 @@ const gk_algo *gk_algo_find(const char *name)
 /* On the CPU the blocked driver serves every shape: it sizes its blocks
  * and its thread count to the problem. No GPU algorithm is registered yet,
  * so GK_BACKEND_CUDA has nothing to pick. */
-const gk_algo *gk_algo_auto(int dtype_bits, int64_t m, int64_t n, int64_t k, gk_backend backend)
+const gk_algo *gk_algo_auto(int dtype_bits, int64_t m, int64_t n, int64_t k, gk_backend backend,
+                            unsigned flags)
 {
-	(void)dtype_bits; (void)m; (void)n; (void)k;
+	(void)dtype_bits; (void)m; (void)n; (void)k; (void)flags;
 	if (backend == GK_BACKEND_CUDA)
 		return NULL;
 	return gk_algo_find("cpu.blocked");

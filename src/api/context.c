@@ -59,3 +59,17 @@ gk_status gk_context_set_threads(gk_context *ctx, int n)
 	ctx->threads = n;
 	return GK_OK;
 }
+
+gk_status gk_context_set_flags(gk_context *ctx, unsigned flags)
+{
+	GK_RETURN_IF(ctx == NULL, GK_ERR_NULL_POINTER, "gk_context_set_flags: ctx is NULL");
+	GK_RETURN_IF((flags & ~(GK_FLAG_DETERMINISTIC | GK_FLAG_ALLOW_STRASSEN)) != 0, GK_ERR_INVALID_VALUE,
+	             "gk_context_set_flags: flags = 0x%x has unknown bits", flags);
+	ctx->flags = flags;
+	return GK_OK;
+}
+
+unsigned gk_context_flags(const gk_context *ctx)
+{
+	return ctx ? ctx->flags : 0u;
+}

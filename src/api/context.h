@@ -7,6 +7,7 @@ struct gk_context {
 	const gk_algo *algo; /* NULL: "auto" */
 	gk_backend backend;
 	int threads;         /* 0: the default count */
+	unsigned flags;      /* GK_FLAG_* */
 };
 
 #endif

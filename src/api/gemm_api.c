@@ -106,7 +106,7 @@ static gk_status choose_algo(const char *fn, const gk_context *ctx, int dtype_bi
 	const gk_backend backend = ctx ? ctx->backend : GK_BACKEND_AUTO;
 	const gk_algo *al = ctx ? ctx->algo : NULL;
 	if (al == NULL) {
-		al = gk_algo_auto(dtype_bits, cn->m, cn->n, cn->k, backend);
+		al = gk_algo_auto(dtype_bits, cn->m, cn->n, cn->k, backend, ctx ? ctx->flags : 0u);
 		GK_RETURN_IF(al == NULL, gk_cuda_built() ? GK_ERR_UNSUPPORTED : GK_ERR_NO_GPU,
 		             "%s: no algorithm of the chosen backend handles this call", fn);
 	}
@@ -141,7 +141,8 @@ gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	GK_FORWARD(choose_algo(fn, ctx, GK_DTYPE_F32, &cn, &al));
 	const gk_sgemm_args p = {
 		cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
-		cn.c, cn.rs_c, gk_resolve_threads(ctx ? ctx->threads : 0), gk_kernels_active(),
+		cn.c, cn.rs_c, gk_resolve_threads(ctx ? ctx->threads : 0), ctx ? ctx->flags : 0u,
+		gk_kernels_active(),
 	};
 	return al->sgemm(&p);
 }
@@ -166,7 +167,8 @@ gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	GK_FORWARD(choose_algo(fn, ctx, GK_DTYPE_F64, &cn, &al));
 	const gk_dgemm_args p = {
 		cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
-		cn.c, cn.rs_c, gk_resolve_threads(ctx ? ctx->threads : 0), gk_kernels_active(),
+		cn.c, cn.rs_c, gk_resolve_threads(ctx ? ctx->threads : 0), ctx ? ctx->flags : 0u,
+		gk_kernels_active(),
 	};
 	return al->dgemm(&p);
 }

@@ -4,12 +4,6 @@
 #include <unistd.h>
 #include "gk_internal.h"
 
-static size_t cache_bytes(int name)
-{
-	long v = sysconf(name);
-	return v > 0 ? (size_t)v : 0;
-}
-
 gk_status gk_get_info(gk_info *info)
 {
 	GK_RETURN_IF(info == NULL, GK_ERR_NULL_POINTER, "gk_get_info: info is NULL");
@@ -23,12 +17,6 @@ gk_status gk_get_info(gk_info *info)
 	info->gpu_count = gk_cuda_device_count();
 	for (int d = 0; d < info->gpu_count && d < 4; d++)
 		gk_cuda_device_name(d, info->gpu_names[d], sizeof info->gpu_names[d]);
-#ifdef _SC_LEVEL1_DCACHE_SIZE
-	info->l1d_bytes = cache_bytes(_SC_LEVEL1_DCACHE_SIZE);
-	info->l2_bytes = cache_bytes(_SC_LEVEL2_CACHE_SIZE);
-	info->l3_bytes = cache_bytes(_SC_LEVEL3_CACHE_SIZE);
-#else
-	(void)cache_bytes;
-#endif
+	gk_cache_sizes(&info->l1d_bytes, &info->l2_bytes, &info->l3_bytes);
 	return GK_OK;
 }

@@ -39,6 +39,7 @@ typedef struct gk_sgemm_args {
 	const float *b; int64_t rs_b, cs_b;
 	float *c; int64_t rs_c;
 	int threads;
+	unsigned flags; /* GK_FLAG_* of the context */
 	const gk_kernels *kern;
 } gk_sgemm_args;
 
@@ -49,6 +50,7 @@ typedef struct gk_dgemm_args {
 	const double *b; int64_t rs_b, cs_b;
 	double *c; int64_t rs_c;
 	int threads;
+	unsigned flags; /* GK_FLAG_* of the context */
 	const gk_kernels *kern;
 } gk_dgemm_args;
 
@@ -71,7 +73,7 @@ GK_HIDDEN int gk_algo_table_size(void);
 GK_HIDDEN const gk_algo *gk_algo_table_entry(int i);
 GK_HIDDEN const gk_algo *gk_algo_find(const char *name);
 GK_HIDDEN const gk_algo *gk_algo_auto(int dtype_bits, int64_t m, int64_t n, int64_t k,
-                                      gk_backend backend);
+                                      gk_backend backend, unsigned flags);
 
 /* The seed ladder (src/gemm/ladder_*.c). */
 GK_HIDDEN gk_status gk_sgemm_plain(const gk_sgemm_args *p);
@@ -82,6 +84,29 @@ GK_HIDDEN gk_status gk_sgemm_ikj(const gk_sgemm_args *p);
 GK_HIDDEN gk_status gk_dgemm_ikj(const gk_dgemm_args *p);
 GK_HIDDEN gk_status gk_sgemm_ikj_omp(const gk_sgemm_args *p);
 GK_HIDDEN gk_status gk_dgemm_ikj_omp(const gk_dgemm_args *p);
+/* Rungs 5 to 9 (src/gemm/ladder_tiled_*.c): blocks copied into local tiles,
+ * multiplied by a tile kernel of p->kern, OpenMP over block rows. */
+GK_HIDDEN gk_status gk_sgemm_block64(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_block64(const gk_dgemm_args *p);
+GK_HIDDEN gk_status gk_sgemm_block64_aligned(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_block64_aligned(const gk_dgemm_args *p);
+GK_HIDDEN gk_status gk_sgemm_unroll_2x4(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_unroll_2x4(const gk_dgemm_args *p);
+GK_HIDDEN gk_status gk_sgemm_regtile_3x32(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_regtile_3x16(const gk_dgemm_args *p);
+GK_HIDDEN gk_status gk_sgemm_regtile_6x64(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_regtile_6x32(const gk_dgemm_args *p);
+/* Rung 10 (src/gemm/strassen_*.c): Strassen's algorithm over the blocked
+ * driver. A level recurses while min(m, n, k) >= 2 * cutoff; the cut-off is
+ * GK_STRASSEN_CUTOFF from the environment when it is a number >= 1 (raised
+ * to GK_STRASSEN_CUTOFF_MIN), else the default. gk_strassen_levels() is how
+ * many levels a product of that size gets now. */
+#define GK_STRASSEN_CUTOFF_DEFAULT 512
+#define GK_STRASSEN_CUTOFF_MIN 8
+GK_HIDDEN gk_status gk_sgemm_strassen(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_strassen(const gk_dgemm_args *p);
+GK_HIDDEN int64_t gk_strassen_cutoff(void);
+GK_HIDDEN int gk_strassen_levels(int64_t m, int64_t n, int64_t k);
 
 /* The production CPU path: packed, cache-blocked, microkernels from p->kern
  * (src/gemm/blocked_*.c). */
@@ -99,6 +124,10 @@ GK_HIDDEN int gk_resolve_threads(int requested);
 /* Memory (src/core/alloc.c): 64-byte aligned, NULL on failure or overflow. */
 GK_HIDDEN void *gk_aligned_alloc(size_t count, size_t elem_size);
 GK_HIDDEN void gk_aligned_free(void *p);
+
+/* Data cache sizes of one core, in bytes (src/core/cache_sizes.c): read once
+ * from sysfs, else sysconf; 0 when unknown. */
+GK_HIDDEN void gk_cache_sizes(size_t *l1d, size_t *l2, size_t *l3);
 
 /* CPU (src/core/cpu_features.c). */
 GK_HIDDEN uint64_t gk_cpu_features(void);

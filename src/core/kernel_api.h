@@ -62,6 +62,34 @@ typedef void (*gk_gemm_f64_fn)(int64_t k, double alpha, const double *restrict a
                                int64_t rs_c);
 
 /*
+ * Tile kernels of the seed ladder (src/gemm/ladder_tiled_tmpl.h). Unlike the
+ * microkernels above they read unpacked row-major tiles that the driver has
+ * copied, each with its own row stride, and they accumulate: C += A * B,
+ * with element (i, l) of A at a[i * lda + l], (l, j) of B at b[l * ldb + j],
+ * (i, j) of C at c[i * ldc + j]. No alignment is needed beyond the element's.
+ *
+ * unroll_2x4: C(2 x n) += A(2 x 4) * B(4 x n), any n >= 0 (seed section 1.7:
+ *   two rows of A times four steps of k, SIMD along the rows of B and C).
+ * regtile_<MR>x<NR>: C(MR x NR) += A(MR x k) * B(k x NR), any k >= 0, the
+ *   shape fixed by the slot: 3 x 32 floats / 3 x 16 doubles fill the 16
+ *   vector registers of AVX2 (12 accumulators, 3 broadcasts, 1 row of B;
+ *   seed section 1.8), 6 x 64 floats / 6 x 32 doubles the 32 of AVX-512
+ *   (24 accumulators, 4 vectors of B, broadcasts; seed section 1.9).
+ */
+typedef void (*gk_unroll_f32_fn)(int64_t n, const float *restrict a, int64_t lda,
+                                 const float *restrict b, int64_t ldb, float *restrict c,
+                                 int64_t ldc);
+typedef void (*gk_unroll_f64_fn)(int64_t n, const double *restrict a, int64_t lda,
+                                 const double *restrict b, int64_t ldb, double *restrict c,
+                                 int64_t ldc);
+typedef void (*gk_regtile_f32_fn)(int64_t k, const float *restrict a, int64_t lda,
+                                  const float *restrict b, int64_t ldb, float *restrict c,
+                                  int64_t ldc);
+typedef void (*gk_regtile_f64_fn)(int64_t k, const double *restrict a, int64_t lda,
+                                  const double *restrict b, int64_t ldb, double *restrict c,
+                                  int64_t ldc);
+
+/*
  * GF(2^8) dot product of `rows` output rows (the gf_dot[rows] slot, 1 <= rows
  * <= GK_GF256_MAX_ROWS; src/gf256/ is the driver): for r < rows, i < len,
  *   dst[r][off + i] = (acc ? dst[r][off + i] : 0) ^ sum_{j<k} c(r, j) * src[j][off + i]
@@ -91,6 +119,13 @@ typedef struct gk_kernels {
 	int gemm_f32_mr, gemm_f32_nr;
 	gk_gemm_f64_fn gemm_f64;
 	int gemm_f64_mr, gemm_f64_nr;
+	/* Tile kernels of the seed ladder; the shape is in the slot's name. */
+	gk_unroll_f32_fn unroll_2x4_f32;
+	gk_unroll_f64_fn unroll_2x4_f64;
+	gk_regtile_f32_fn regtile_3x32_f32;
+	gk_regtile_f64_fn regtile_3x16_f64;
+	gk_regtile_f32_fn regtile_6x64_f32;
+	gk_regtile_f64_fn regtile_6x32_f64;
 	/* GF(2^8) dot products (gf_dot[0] unused). gf_dot_affine is NULL where a
 	 * set has no GFNI kernels; it runs only when the CPU also has the
 	 * gf_affine_requires bits (src/gf256/ checks at run time). */

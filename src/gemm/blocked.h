@@ -23,7 +23,7 @@
 #define GK_BLOCKED_AXPY_ROWS 4
 /* Up to this many columns of C (and A's rows contiguous), each element is a
  * dot product of a row of A and a column of B. */
-#define GK_BLOCKED_DOT_COLS 4
+#define GK_BLOCKED_DOT_COLS 8
 
 /*
  * Cache blocking for one kernel shape (Goto & van de Geijn, "Anatomy of
@@ -42,6 +42,12 @@ typedef struct gk_gemm_blocking {
  * not know); GK_GEMM_BLOCKS="mc,kc,nc" overrides the result, for tuning
  * and tests (b_in_l2 is then half of a kc x nc panel). */
 GK_HIDDEN void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out);
+
+/* A 64-byte aligned buffer of at least bytes for one call of the driver
+ * (blocked_workspace.c), or NULL when out of memory; give it back with
+ * gk_gemm_workspace_put. */
+GK_HIDDEN void *gk_gemm_workspace_get(size_t bytes);
+GK_HIDDEN void gk_gemm_workspace_put(void *p);
 
 /*
  * Pack rows x kc of X (element (i, l) at x[i * rs + l * cs]) into slivers

@@ -34,12 +34,9 @@ static size_t clamp_size(long v, size_t lo, size_t hi, size_t fallback)
 
 static void read_caches(void)
 {
-	long l1 = 0, l2 = 0, l3 = 0;
-#ifdef _SC_LEVEL1_DCACHE_SIZE
-	l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-	l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-	l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-#endif
+	size_t s1, s2, s3;
+	gk_cache_sizes(&s1, &s2, &s3);
+	const long l1 = (long)s1, l2 = (long)s2, l3 = (long)s3;
 	cache.l1 = clamp_size(l1, 16 * 1024, 256 * 1024, L1_DEFAULT);
 	cache.l2 = clamp_size(l2, 128 * 1024, 8 * 1024 * 1024, L2_DEFAULT);
 	cache.l3 = clamp_size(l3, 1024 * 1024, 64 * 1024 * 1024, L3_DEFAULT);

@@ -9,12 +9,13 @@
  *       pack B(pc:pc+kc, jc:jc+nc) into NR-wide slivers      all threads
  *       for ic in this thread's rows, by mc:   A block mc x kc   (L2)
  *         pack A(ic:ic+mc, pc:pc+kc) into MR-tall slivers    per thread
- *         for jr in this thread's B slivers:   B sliver kc x NR  (L1)
- *           for ir in the A block by MR:
+ *         for jr in this thread's B slivers:   B sliver kc x NR  (L1 or L2)
+ *           for ir in the A block by MR:       A sliver MR x kc  (L1)
  *             microkernel: C(ir, jr) = beta C + alpha A-sliver B-sliver
  *
- * beta is applied by the first kc block only; later ones accumulate
- * (beta = 1). Tiles that C's edges cut short go through a scratch tile on
+ * (the jr and ir loops trade places when the B panel fits L2; see
+ * GK_FN_MACRO). The block sizes come from blocked_sizes.c. beta is applied
+ * by the first kc block only; later ones accumulate (beta = 1). Tiles that C's edges cut short go through a scratch tile on
  * the stack: the kernel writes all MR x NR of it, the driver merges the
  * valid part. Threads form a grid over the rows of C (each with its own A
  * block) and the slivers of the B panel (packed by everyone together).
@@ -40,7 +41,7 @@ static void GK_FN_MERGE(int64_t mv, int64_t nv, const GK_T *restrict t, int64_t 
 typedef struct {
 	const GK_ARGS *p;
 	gk_gemm_blocking bs;
-	int64_t mr, nr, ps_a_max, ps_b_max;
+	int64_t mr, nr;
 	GK_T *bpack;  /* the shared kc x nc panel of B */
 	GK_T *apack;  /* one mc x kc block of A per thread */
 	int64_t apack_stride;
@@ -106,7 +107,9 @@ static void GK_FN_THREAD(const GK_PLAN *pl, int tid, int nth, int tm)
 	/* This thread's rows of C, whole MR slivers but the last. */
 	const int64_t msl = (m + mr - 1) / mr;
 	const int64_t i0 = GK_FN_SPLIT(msl, ti, tm) * mr;
-	const int64_t i1 = GK_FN_SPLIT(msl, ti + 1, tm) * mr < m ? GK_FN_SPLIT(msl, ti + 1, tm) * mr : m;
+	int64_t i1 = GK_FN_SPLIT(msl, ti + 1, tm) * mr;
+	if (i1 > m)
+		i1 = m;
 	GK_T *apack = pl->apack + (int64_t)tid * pl->apack_stride;
 
 	for (int64_t jc = 0; jc < n; jc += nc) {
@@ -166,15 +169,16 @@ static int GK_FN_GRID(int nth, int64_t m, int64_t n, const GK_PLAN *pl)
 }
 
 /* Rows [i0, i1) of C = beta C + alpha A B for a narrow C: one dot product
- * per element, the row of A staying in L1 across the n columns of bt
- * (B transposed, columns contiguous, k apart). */
-static void GK_FN_DOT_ROWS(const GK_ARGS *p, const GK_T *bt, int64_t i0, int64_t i1)
+ * per element, the row of A staying in L1 across the n columns of B (column
+ * j contiguous at bcol + j * ldb). */
+static void GK_FN_DOT_ROWS(const GK_ARGS *p, const GK_T *bcol, int64_t ldb, int64_t i0,
+                           int64_t i1)
 {
 	for (int64_t i = i0; i < i1; i++) {
 		const GK_T *ai = p->a + i * p->rs_a;
 		GK_T *ci = p->c + i * p->rs_c;
 		for (int64_t j = 0; j < p->n; j++) {
-			const GK_T d = p->kern->GK_DOT(p->k, ai, bt + j * p->k);
+			const GK_T d = p->kern->GK_DOT(p->k, ai, bcol + j * ldb);
 			ci[j] = p->beta == (GK_T)0 ? p->alpha * d : p->alpha * d + p->beta * ci[j];
 		}
 	}
@@ -184,24 +188,27 @@ static void GK_FN_DOT_ROWS(const GK_ARGS *p, const GK_T *bt, int64_t i0, int64_t
  * products: packing A and a tile NR wide would cost more than the products. */
 static gk_status GK_FN_DOT_PATH(const GK_ARGS *p, int nt)
 {
-	const GK_T *bt = p->b;
+	const GK_T *bcol = p->b;
+	int64_t ldb = p->cs_b;
 	GK_T *buf = NULL;
-	if (p->rs_b != 1 || (p->n > 1 && p->cs_b != p->k)) {
+	if (p->rs_b != 1) {
+		/* The columns of B gathered once, contiguous. */
 		buf = gk_aligned_alloc((size_t)(p->n * p->k), sizeof(GK_T));
 		if (buf == NULL)
 			return gk_set_error(GK_ERR_NO_MEMORY, "cpu.blocked: no memory for columns of B");
 		for (int64_t j = 0; j < p->n; j++)
 			for (int64_t l = 0; l < p->k; l++)
 				buf[j * p->k + l] = p->b[l * p->rs_b + j * p->cs_b];
-		bt = buf;
+		bcol = buf;
+		ldb = p->k;
 	}
 	if (nt == 1) {
-		GK_FN_DOT_ROWS(p, bt, 0, p->m);
+		GK_FN_DOT_ROWS(p, bcol, ldb, 0, p->m);
 	} else {
 #pragma omp parallel num_threads(nt)
 		{
 			const int64_t t = omp_get_thread_num(), nth = omp_get_num_threads();
-			GK_FN_DOT_ROWS(p, bt, p->m * t / nth, p->m * (t + 1) / nth);
+			GK_FN_DOT_ROWS(p, bcol, ldb, p->m * t / nth, p->m * (t + 1) / nth);
 		}
 	}
 	gk_aligned_free(buf);
@@ -235,13 +242,14 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 		pl.bs.nc = nup;
 	const int64_t ps_a = GK_FN_SLIVER(pl.mr, pl.bs.kc), ps_b = GK_FN_SLIVER(pl.nr, pl.bs.kc);
 	pl.apack_stride = pl.bs.mc / pl.mr * ps_a;
-	pl.bpack = gk_aligned_alloc((size_t)(pl.bs.nc / pl.nr * ps_b), sizeof(GK_T));
-	pl.apack = gk_aligned_alloc((size_t)(pl.apack_stride * nt), sizeof(GK_T));
-	if (pl.bpack == NULL || pl.apack == NULL) {
-		gk_aligned_free(pl.bpack);
-		gk_aligned_free(pl.apack);
-		return gk_set_error(GK_ERR_NO_MEMORY, "cpu.blocked: no memory for packed panels");
-	}
+	const size_t bbytes = (size_t)(pl.bs.nc / pl.nr * ps_b) * sizeof(GK_T);
+	const size_t abytes = (size_t)(pl.apack_stride * nt) * sizeof(GK_T);
+	char *ws = gk_gemm_workspace_get(bbytes + abytes);
+	if (ws == NULL)
+		return gk_set_error(GK_ERR_NO_MEMORY, "cpu.blocked: no memory for packed panels "
+		                    "(%zu bytes)", bbytes + abytes);
+	pl.bpack = (GK_T *)ws;
+	pl.apack = (GK_T *)(ws + bbytes);
 	if (nt == 1) {
 		GK_FN_THREAD(&pl, 0, 1, 1);
 	} else {
@@ -252,7 +260,6 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 			GK_FN_THREAD(&pl, omp_get_thread_num(), nth, GK_FN_GRID(nth, m, n, &pl));
 		}
 	}
-	gk_aligned_free(pl.apack);
-	gk_aligned_free(pl.bpack);
+	gk_gemm_workspace_put(ws);
 	return GK_OK;
 }

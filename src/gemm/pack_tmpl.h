@@ -17,13 +17,20 @@ static void GK_FN_PACK_SLIVER(int64_t rv, int64_t kc, const GK_T *restrict x, in
                               int64_t cs, int64_t r, GK_T *restrict d)
 {
 	if (rs == 1) {
+		/* In fixed-size pieces: slivers are a few vectors wide, too short
+		 * for a call to memcpy to pay. */
 		for (int64_t l = 0; l < kc; l++) {
 			const GK_T *xl = x + l * cs;
 			GK_T *dl = d + l * r;
-			for (int64_t i = 0; i < rv; i++)
-				dl[i] = xl[i];
-			for (int64_t i = rv; i < r; i++)
-				dl[i] = 0;
+			int64_t i = 0;
+			for (; i + 8 <= rv; i += 8)
+				for (int q = 0; q < 8; q++)
+					dl[i + q] = xl[i + q];
+			for (; i + 2 <= rv; i += 2)
+				for (int q = 0; q < 2; q++)
+					dl[i + q] = xl[i + q];
+			for (; i < r; i++)
+				dl[i] = i < rv ? xl[i] : (GK_T)0;
 		}
 		return;
 	}

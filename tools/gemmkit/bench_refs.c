@@ -10,6 +10,10 @@
  * variable, read while it initialises, choose another set:
  *   OpenBLAS: OPENBLAS_CORETYPE=SkylakeX (read when the library is loaded)
  *   BLIS:     BLIS_ARCH_TYPE=<id of skx> (read by bli_init)
+ * When the installed library already runs an AVX-512 set, or the CPU has no
+ * AVX-512, the variant is offered only on request and then asks for the set
+ * the library picks by itself: a second instance of the same kernels, so
+ * that a table can show both and say they are the same.
  * A library initialises once per process, so the variant is a private copy
  * of the file under another name, which the dynamic loader treats as a new
  * library. A kernel set the build lacks makes some libraries abort, so each
@@ -126,29 +130,27 @@ static void *open_installed(int lib, char *path, size_t path_len, const char **f
 static int init_instance(int lib, void *h, int threads, bench_ref *ref, char *why, size_t why_len)
 {
 	ref->handle = h;
+	ref->lib = lib;
 	ref->sgemm = dlsym(h, "cblas_sgemm");
 	ref->dgemm = dlsym(h, "cblas_dgemm");
 	ref->int64 = 0;
 	if (lib == LIB_OPENBLAS) {
 		const char *(*config)(void) = (const char *(*)(void))dlsym(h, "openblas_get_config");
 		const char *(*core)(void) = (const char *(*)(void))dlsym(h, "openblas_get_corename");
-		void (*set_threads)(int) = (void (*)(int))dlsym(h, "openblas_set_num_threads");
+		ref->set_threads = dlsym(h, "openblas_set_num_threads");
 		const char *cfg = config ? config() : "";
 		/* "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64" */
 		if (sscanf(cfg, "OpenBLAS %31s", ref->version) != 1)
 			snprintf(ref->version, sizeof ref->version, "(unknown version)");
 		snprintf(ref->kernel, sizeof ref->kernel, "%s", core ? core() : "?");
 		ref->int64 = strstr(cfg, "USE64BITINT") != NULL;
-		if (set_threads)
-			set_threads(threads);
 	} else {
 		void (*init)(void) = (void (*)(void))dlsym(h, "bli_init");
 		const char *(*ver)(void) = (const char *(*)(void))dlsym(h, "bli_info_get_version_str");
 		int64_t (*blas_int)(void) = (int64_t (*)(void))dlsym(h, "bli_info_get_blas_int_type_size");
 		int (*arch_id)(void) = (int (*)(void))dlsym(h, "bli_arch_query_id");
 		const char *(*arch_str)(int) = (const char *(*)(int))dlsym(h, "bli_arch_string");
-		/* dim_t is 32- or 64-bit by build; passing 64 bits is right for both. */
-		void (*set_threads)(int64_t) = (void (*)(int64_t))dlsym(h, "bli_thread_set_num_threads");
+		ref->set_threads = dlsym(h, "bli_thread_set_num_threads");
 		/* BLIS reads BLIS_ARCH_TYPE here; querying the arch before init aborts. */
 		if (init)
 			init();
@@ -157,9 +159,8 @@ static int init_instance(int lib, void *h, int threads, bench_ref *ref, char *wh
 		         arch_id && arch_str ? arch_str(arch_id()) : "?");
 		/* The return type's width is the build's too: keep the low 32 bits. */
 		ref->int64 = blas_int && (blas_int() & 0xffffffff) == 64;
-		if (set_threads)
-			set_threads(threads);
 	}
+	bench_ref_set_threads(ref, threads);
 	const float a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8};
 	float c[4] = {-1, -1, -1, -1};
 	const double ad[4] = {1, 2, 3, 4}, bd[4] = {5, 6, 7, 8};
@@ -172,6 +173,16 @@ static int init_instance(int lib, void *h, int threads, bench_ref *ref, char *wh
 		return -1;
 	}
 	return 0;
+}
+
+void bench_ref_set_threads(const bench_ref *ref, int threads)
+{
+	if (ref->set_threads == NULL)
+		return;
+	if (ref->lib == LIB_OPENBLAS)
+		((void (*)(int))ref->set_threads)(threads);
+	else /* dim_t is 32- or 64-bit by build; passing 64 bits is right for both. */
+		((void (*)(int64_t))ref->set_threads)(threads);
 }
 
 static int copy_file(const char *from, const char *to)
@@ -258,8 +269,9 @@ static int load_copy(int lib, const char *path, const char *var, const char *val
 	return rc;
 }
 
-/* The value of BLIS_ARCH_TYPE that selects skx: its index in BLIS's arch list. */
-static int blis_skx_id(void *h)
+/* The value of BLIS_ARCH_TYPE that selects configuration `want`: its index
+ * in BLIS's arch list. */
+static int blis_arch_id(void *h, const char *want)
 {
 	const char *(*arch_str)(int) = (const char *(*)(int))dlsym(h, "bli_arch_string");
 	if (arch_str == NULL)
@@ -269,7 +281,7 @@ static int blis_skx_id(void *h)
 		const char *s = arch_str(i);
 		if (s == NULL || strcmp(s, "generic") == 0)
 			return -1;
-		if (strcmp(s, "skx") == 0)
+		if (strcmp(s, want) == 0)
 			return i;
 	}
 	return -1;
@@ -279,7 +291,7 @@ static int blis_skx_id(void *h)
 typedef struct {
 	char path[PATH_MAX];
 	char installed_kernel[32];
-	char value[16];
+	char value[32];
 	char best_kernel[32];
 } variant_probe;
 
@@ -301,12 +313,17 @@ static int load_best(int lib, int threads, bench_ref *ref, variant_probe *p, cha
 	if (init_instance(lib, h, threads, &installed, why, why_len) != 0)
 		return BENCH_REF_FAILED;
 	snprintf(p->installed_kernel, sizeof p->installed_kernel, "%s", installed.kernel);
+	/* A library that already runs an AVX-512 set, or a CPU without AVX-512,
+	 * leaves nothing better: the variant then asks for the installed set
+	 * (and says so), never for an older one. */
+	const char *want = kernel_is_avx512(installed.kernel) || !bench_cpu_has_avx512f() ? installed.kernel
+	                   : lib == LIB_OPENBLAS ? "SkylakeX" : "skx";
 	if (lib == LIB_OPENBLAS) {
-		snprintf(p->value, sizeof p->value, "SkylakeX");
+		snprintf(p->value, sizeof p->value, "%s", want);
 	} else {
-		int id = blis_skx_id(h);
+		int id = blis_arch_id(h, want);
 		if (id < 0) {
-			snprintf(why, why_len, "BLIS %s has no skx kernels: no best-kernel BLIS", installed.version);
+			snprintf(why, why_len, "BLIS %s has no %s kernels: no best-kernel BLIS", installed.version, want);
 			return BENCH_REF_NOT_OFFERED;
 		}
 		snprintf(p->value, sizeof p->value, "%d", id);
@@ -438,7 +455,7 @@ int bench_ref_load(const char *id, int threads, int forced, bench_ref *ref, char
 		return BENCH_REF_LOADED;
 	}
 
-	if (!bench_cpu_has_avx512f()) {
+	if (!bench_cpu_has_avx512f() && !forced) {
 		snprintf(why, why_len, "the CPU has no AVX-512F: no best-kernel %s", lib_label(lib));
 		return BENCH_REF_NOT_OFFERED;
 	}
@@ -467,11 +484,14 @@ int bench_ref_load(const char *id, int threads, int forced, bench_ref *ref, char
 	rc = load_best(lib, threads, ref, &q, why, why_len);
 	if (rc != BENCH_REF_LOADED)
 		return rc;
+	snprintf(ref->installed_kernel, sizeof ref->installed_kernel, "%s", q.installed_kernel);
+	ref->same_kernel = strcmp(ref->kernel, q.installed_kernel) == 0;
 	snprintf(ref->name, sizeof ref->name, "%s %s (%s=%s%s%s)", lib_label(lib), ref->version,
 	         lib_env(lib), q.value, lib == LIB_BLIS ? ": " : "", lib == LIB_BLIS ? ref->kernel : "");
 	snprintf(ref->how, sizeof ref->how, "private copy of %.300s loaded with %s=%s, kernel %s "
-	         "(as installed: kernel %s)%s", q.path, lib_env(lib), q.value, ref->kernel,
-	         q.installed_kernel, ref->int64 ? ", 64-bit integers" : "");
+	         "(as installed: kernel %s%s)%s", q.path, lib_env(lib), q.value, ref->kernel,
+	         q.installed_kernel, ref->same_kernel ? ", the same set" : "",
+	         ref->int64 ? ", 64-bit integers" : "");
 	return BENCH_REF_LOADED;
 }
 

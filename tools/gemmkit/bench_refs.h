@@ -1,6 +1,7 @@
 /*
  * bench_refs.h - helpers of `gemmkit bench`: the reference BLAS libraries
- * (OpenBLAS, BLIS) loaded at run time, and the GFLOPS plots.
+ * (OpenBLAS, BLIS) loaded at run time, the machine's floating-point peak
+ * (bench_peak.c), and the GFLOPS plots (bench_plot.c).
  *
  * A reference is loaded with dlopen(RTLD_LOCAL | RTLD_DEEPBIND): libgemmkit
  * exports sgemm_ and cblas_sgemm too, and without DEEPBIND a library's own
@@ -24,11 +25,14 @@ typedef struct bench_ref {
 	char name[128];      /* table column: "OpenBLAS 0.3.21 (OPENBLAS_CORETYPE=SkylakeX)" */
 	char version[32];    /* "0.3.21" */
 	char kernel[32];     /* the kernel set the instance runs: "Haswell", "skx", ... */
+	char installed_kernel[32]; /* best-kernel variants: the set the library picks by itself */
+	int same_kernel;     /* best-kernel variants: 1 when kernel == installed_kernel */
 	char how[512];       /* how it was loaded: path, environment, kernel */
 	void *handle;
+	int lib;             /* which library: tells how to call set_threads */
 	int int64;           /* its CBLAS integers are 64-bit */
 	void *sgemm, *dgemm; /* cblas_sgemm, cblas_dgemm */
-	void (*set_threads)(int);
+	void *set_threads;   /* openblas_set_num_threads or bli_thread_set_num_threads */
 } bench_ref;
 
 /* Outcome of bench_ref_load. */
@@ -48,6 +52,9 @@ enum {
 int bench_ref_load(const char *id, int threads, int forced, bench_ref *ref,
                    char *why, size_t why_len);
 
+/* Set the thread count of a loaded reference. */
+void bench_ref_set_threads(const bench_ref *ref, int threads);
+
 /* 1 when the CPU and the OS can run AVX-512F code. */
 int bench_cpu_has_avx512f(void);
 
@@ -58,6 +65,38 @@ int bench_cpu_has_avx512f(void);
  */
 int bench_ref_gemm(const bench_ref *ref, int f64, int64_t m, int64_t n, int64_t k,
                    const void *a, const void *b, void *c);
+
+/* ---- the floating-point peak (bench_peak.c) ---- */
+
+/* The instruction sets of the peak loops, widest first. */
+#define BENCH_PEAK_ISA_COUNT 3
+extern const char *const bench_peak_isas[BENCH_PEAK_ISA_COUNT]; /* "avx512", "avx2", "sse2" */
+
+/* 1 when the CPU and the OS can run the peak loop of `isa`. */
+int bench_peak_isa_supported(const char *isa);
+/* The widest of bench_peak_isas that this machine runs. */
+const char *bench_peak_best_isa(void);
+
+typedef struct bench_peak {
+	const char *isa;    /* "avx512", "avx2", "sse2" */
+	const char *how;    /* "16 independent AVX-512 FMA chains per thread" */
+	int f64;
+	int threads;        /* asked for */
+	int threads_run;    /* the OpenMP team the loops ran on */
+	double gflops;      /* median over the runs */
+	double gflops_min, gflops_max;
+	int reps;
+	double run_s;       /* mean wall time of one run */
+} bench_peak;
+
+/*
+ * Measure the multiply-add peak of `isa` in single (f64 == 0) or double
+ * precision on `threads` OpenMP threads, each running its own loop: after a
+ * calibration that doubles as warm-up, `reps` runs of about run_s seconds;
+ * GFLOPS = flops of all threads / wall time. Returns 0, or -1 when the CPU
+ * cannot run `isa` or memory is short.
+ */
+int bench_peak_measure(const char *isa, int f64, int threads, double run_s, int reps, bench_peak *out);
 
 /*
  * Write `<dir>/<base>.dat` and `<dir>/<base>.gp` and run gnuplot on them to

@@ -8,6 +8,10 @@ static const gk_dot_f32_fn check_dot_f32 = gk_dot_f32_avx2;
 static const gk_dot_f64_fn check_dot_f64 = gk_dot_f64_avx2;
 static const gk_gemm_f32_fn check_gemm_f32 = gk_gemm_f32_avx2_6x16;
 static const gk_gemm_f64_fn check_gemm_f64 = gk_gemm_f64_avx2_6x8;
+static const gk_unroll_f32_fn check_unroll_f32 = gk_unroll_f32_avx2_2x4;
+static const gk_unroll_f64_fn check_unroll_f64 = gk_unroll_f64_avx2_2x4;
+static const gk_regtile_f32_fn check_regtile_3x32 = gk_regtile_f32_avx2_3x32;
+static const gk_regtile_f64_fn check_regtile_3x16 = gk_regtile_f64_avx2_3x16;
 
 static const gk_gf256_dot_fn check_gf_dot[GK_GF256_MAX_ROWS + 1] = {
 	0, gk_gf256_dot1_avx2, gk_gf256_dot2_avx2, gk_gf256_dot3_avx2,
@@ -29,6 +33,10 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	t->gemm_f64 = check_gemm_f64;
 	t->gemm_f64_mr = GK_GEMM_F64_AVX2_MR;
 	t->gemm_f64_nr = GK_GEMM_F64_AVX2_NR;
+	t->unroll_2x4_f32 = check_unroll_f32;
+	t->unroll_2x4_f64 = check_unroll_f64;
+	t->regtile_3x32_f32 = check_regtile_3x32;
+	t->regtile_3x16_f64 = check_regtile_3x16;
 	for (int r = 0; r <= GK_GF256_MAX_ROWS; r++)
 		t->gf_dot[r] = check_gf_dot[r];
 }

@@ -14,11 +14,25 @@ double gk_dot_f64_avx512(int64_t n, const double *restrict x, const double *rest
 void gk_gemm_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
                               const float *restrict b, float beta, float *restrict c,
                               int64_t rs_c);
-#define GK_GEMM_F64_AVX512_MR 14
-#define GK_GEMM_F64_AVX512_NR 16
-void gk_gemm_f64_avx512_14x16(int64_t k, double alpha, const double *restrict a,
-                              const double *restrict b, double beta, double *restrict c,
-                              int64_t rs_c);
+#define GK_GEMM_F64_AVX512_MR 8
+#define GK_GEMM_F64_AVX512_NR 24
+void gk_gemm_f64_avx512_8x24(int64_t k, double alpha, const double *restrict a,
+                             const double *restrict b, double beta, double *restrict c,
+                             int64_t rs_c);
+
+/* Tile kernels of the seed ladder (gk_unroll_*_fn, gk_regtile_*_fn). */
+void gk_unroll_f32_avx512_2x4(int64_t n, const float *restrict a, int64_t lda,
+                              const float *restrict b, int64_t ldb, float *restrict c,
+                              int64_t ldc);
+void gk_unroll_f64_avx512_2x4(int64_t n, const double *restrict a, int64_t lda,
+                              const double *restrict b, int64_t ldb, double *restrict c,
+                              int64_t ldc);
+void gk_regtile_f32_avx512_6x64(int64_t k, const float *restrict a, int64_t lda,
+                                const float *restrict b, int64_t ldb, float *restrict c,
+                                int64_t ldc);
+void gk_regtile_f64_avx512_6x32(int64_t k, const double *restrict a, int64_t lda,
+                                const double *restrict b, int64_t ldb, double *restrict c,
+                                int64_t ldc);
 
 /* GF(2^8) dot products of 1..6 rows (gk_gf256_dot_fn, 32-byte tables). */
 void gk_gf256_dot1_avx512(int64_t len, int64_t k, const uint8_t *restrict coef,

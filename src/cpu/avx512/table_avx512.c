@@ -7,7 +7,11 @@ static const gk_axpy_f64_fn check_axpy_f64 = gk_axpy_f64_avx512;
 static const gk_dot_f32_fn check_dot_f32 = gk_dot_f32_avx512;
 static const gk_dot_f64_fn check_dot_f64 = gk_dot_f64_avx512;
 static const gk_gemm_f32_fn check_gemm_f32 = gk_gemm_f32_avx512_14x32;
-static const gk_gemm_f64_fn check_gemm_f64 = gk_gemm_f64_avx512_14x16;
+static const gk_gemm_f64_fn check_gemm_f64 = gk_gemm_f64_avx512_8x24;
+static const gk_unroll_f32_fn check_unroll_f32 = gk_unroll_f32_avx512_2x4;
+static const gk_unroll_f64_fn check_unroll_f64 = gk_unroll_f64_avx512_2x4;
+static const gk_regtile_f32_fn check_regtile_6x64 = gk_regtile_f32_avx512_6x64;
+static const gk_regtile_f64_fn check_regtile_6x32 = gk_regtile_f64_avx512_6x32;
 
 static const gk_gf256_dot_fn check_gf_dot[GK_GF256_MAX_ROWS + 1] = {
 	0, gk_gf256_dot1_avx512, gk_gf256_dot2_avx512, gk_gf256_dot3_avx512,
@@ -30,6 +34,10 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	t->gemm_f64 = check_gemm_f64;
 	t->gemm_f64_mr = GK_GEMM_F64_AVX512_MR;
 	t->gemm_f64_nr = GK_GEMM_F64_AVX512_NR;
+	t->unroll_2x4_f32 = check_unroll_f32;
+	t->unroll_2x4_f64 = check_unroll_f64;
+	t->regtile_6x64_f32 = check_regtile_6x64;
+	t->regtile_6x32_f64 = check_regtile_6x32;
 	for (int r = 0; r <= GK_GF256_MAX_ROWS; r++)
 		t->gf_dot[r] = check_gf_dot[r];
 	gk_kernels_add_gfni(t);

@@ -20,6 +20,26 @@ void gk_gemm_f64_generic_4x4(int64_t k, double alpha, const double *restrict a,
                              const double *restrict b, double beta, double *restrict c,
                              int64_t rs_c);
 
+/* Tile kernels of the seed ladder (gk_unroll_*_fn, gk_regtile_*_fn). */
+void gk_unroll_f32_generic_2x4(int64_t n, const float *restrict a, int64_t lda,
+                               const float *restrict b, int64_t ldb, float *restrict c,
+                               int64_t ldc);
+void gk_unroll_f64_generic_2x4(int64_t n, const double *restrict a, int64_t lda,
+                               const double *restrict b, int64_t ldb, double *restrict c,
+                               int64_t ldc);
+void gk_regtile_f32_generic_3x32(int64_t k, const float *restrict a, int64_t lda,
+                                 const float *restrict b, int64_t ldb, float *restrict c,
+                                 int64_t ldc);
+void gk_regtile_f64_generic_3x16(int64_t k, const double *restrict a, int64_t lda,
+                                 const double *restrict b, int64_t ldb, double *restrict c,
+                                 int64_t ldc);
+void gk_regtile_f32_generic_6x64(int64_t k, const float *restrict a, int64_t lda,
+                                 const float *restrict b, int64_t ldb, float *restrict c,
+                                 int64_t ldc);
+void gk_regtile_f64_generic_6x32(int64_t k, const double *restrict a, int64_t lda,
+                                 const double *restrict b, int64_t ldb, double *restrict c,
+                                 int64_t ldc);
+
 /* GF(2^8) dot products of 1..6 rows (gk_gf256_dot_fn, 32-byte tables). */
 void gk_gf256_dot1_generic(int64_t len, int64_t k, const uint8_t *restrict coef,
                            const uint8_t *const *restrict src, uint8_t *const *restrict dst,

@@ -9,6 +9,12 @@ static const gk_dot_f32_fn check_dot_f32 = gk_dot_f32_generic;
 static const gk_dot_f64_fn check_dot_f64 = gk_dot_f64_generic;
 static const gk_gemm_f32_fn check_gemm_f32 = gk_gemm_f32_generic_4x8;
 static const gk_gemm_f64_fn check_gemm_f64 = gk_gemm_f64_generic_4x4;
+static const gk_unroll_f32_fn check_unroll_f32 = gk_unroll_f32_generic_2x4;
+static const gk_unroll_f64_fn check_unroll_f64 = gk_unroll_f64_generic_2x4;
+static const gk_regtile_f32_fn check_regtile_3x32 = gk_regtile_f32_generic_3x32;
+static const gk_regtile_f64_fn check_regtile_3x16 = gk_regtile_f64_generic_3x16;
+static const gk_regtile_f32_fn check_regtile_6x64 = gk_regtile_f32_generic_6x64;
+static const gk_regtile_f64_fn check_regtile_6x32 = gk_regtile_f64_generic_6x32;
 
 static const gk_gf256_dot_fn check_gf_dot[GK_GF256_MAX_ROWS + 1] = {
 	0, gk_gf256_dot1_generic, gk_gf256_dot2_generic, gk_gf256_dot3_generic,
@@ -29,6 +35,12 @@ void gk_kernels_init_generic(gk_kernels *t)
 	t->gemm_f64 = check_gemm_f64;
 	t->gemm_f64_mr = GK_GEMM_F64_GENERIC_MR;
 	t->gemm_f64_nr = GK_GEMM_F64_GENERIC_NR;
+	t->unroll_2x4_f32 = check_unroll_f32;
+	t->unroll_2x4_f64 = check_unroll_f64;
+	t->regtile_3x32_f32 = check_regtile_3x32;
+	t->regtile_3x16_f64 = check_regtile_3x16;
+	t->regtile_6x64_f32 = check_regtile_6x64;
+	t->regtile_6x32_f64 = check_regtile_6x32;
 	for (int r = 0; r <= GK_GF256_MAX_ROWS; r++)
 		t->gf_dot[r] = check_gf_dot[r];
 	for (int r = 0; r <= GK_GF256_MAX_ROWS; r++)
