@@ -5,6 +5,7 @@
  * gk_internal.h, add a row here. The tests and `gemmkit bench` pick it up
  * from the registry by name.
  */
+#include <stdatomic.h>
 #include <string.h>
 #include "gk_internal.h"
 
@@ -36,6 +37,9 @@ static const gk_algo table[] = {
 	 "cpu.blocked below", GK_BACKEND_CPU, 1, gk_sgemm_strassen, gk_dgemm_strassen, NULL},
 	{"cpu.blocked", "Goto/BLIS five loops: packed panels, cache blocking, SIMD microkernels, OpenMP",
 	 GK_BACKEND_CPU, 1, gk_sgemm_blocked, gk_dgemm_blocked, NULL},
+	{"cpu.strassen", "Strassen, 1 or 2 levels by size, sums folded into packing and "
+	 "products into C (ABC Strassen), no temporaries; cpu.blocked below its threshold",
+	 GK_BACKEND_CPU, 1, gk_sgemm_strassen_abc, gk_dgemm_strassen_abc, NULL},
 };
 #define N_ALGOS ((int)(sizeof table / sizeof table[0]))
 
@@ -66,7 +70,18 @@ const gk_algo *gk_algo_auto(int dtype_bits, int64_t m, int64_t n, int64_t k, gk_
 	(void)dtype_bits; (void)m; (void)n; (void)k; (void)flags;
 	if (backend == GK_BACKEND_CUDA)
 		return NULL;
-	return gk_algo_find("cpu.blocked");
+	/* Strassen only when the caller accepts its weaker error bound and every
+	 * side is past the measured threshold (docs/ARCHITECTURE.md, "Strassen"). */
+	if ((flags & GK_FLAG_ALLOW_STRASSEN) && gk_strassen_abc_levels((unsigned)dtype_bits, m, n, k) > 0)
+		return gk_algo_find("cpu.strassen");
+	/* Found by name once: the search costs a tenth of a 16 x 16 x 16 product. */
+	static _Atomic(const gk_algo *) blocked;
+	const gk_algo *al = atomic_load_explicit(&blocked, memory_order_relaxed);
+	if (al == NULL) {
+		al = gk_algo_find("cpu.blocked");
+		atomic_store_explicit(&blocked, al, memory_order_relaxed);
+	}
+	return al;
 }
 
 int gk_algo_count(void)

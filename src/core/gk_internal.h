@@ -107,6 +107,15 @@ GK_HIDDEN gk_status gk_sgemm_strassen(const gk_sgemm_args *p);
 GK_HIDDEN gk_status gk_dgemm_strassen(const gk_dgemm_args *p);
 GK_HIDDEN int64_t gk_strassen_cutoff(void);
 GK_HIDDEN int gk_strassen_levels(int64_t m, int64_t n, int64_t k);
+/* The production Strassen, "cpu.strassen" (src/gemm/strassen_abc_*.c): one
+ * or two levels with the operand sums folded into packing and the products
+ * added into C from the microkernel's tiles; cpu.blocked where no level
+ * runs. gk_strassen_abc_levels() is how many levels a product of that size
+ * and type (GK_DTYPE_F32 or GK_DTYPE_F64) gets now: 0, 1 or 2, by measured
+ * thresholds on min(m, n, k) that GK_STRASSEN_MIN="t1[,t2]" overrides. */
+GK_HIDDEN gk_status gk_sgemm_strassen_abc(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_strassen_abc(const gk_dgemm_args *p);
+GK_HIDDEN int gk_strassen_abc_levels(unsigned dtype, int64_t m, int64_t n, int64_t k);
 
 /* The production CPU path: packed, cache-blocked, microkernels from p->kern
  * (src/gemm/blocked_*.c). */

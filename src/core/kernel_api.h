@@ -62,6 +62,36 @@ typedef void (*gk_gemm_f64_fn)(int64_t k, double alpha, const double *restrict a
                                int64_t rs_c);
 
 /*
+ * Unpacked GEMM microkernel: one tile of C, mv x nv, straight from the
+ * operands, for any k >= 0. With MU, NU and VW from the table (the largest
+ * tile, which may differ from the packed kernel's, and the vector width),
+ * 1 <= nv <= NU and
+ *   1 <= mv <= min(GK_GEMM_U_MAX_ROWS, MU * (NU / VW) / ceil(nv / VW)):
+ * a tile of fewer vectors per row may have more rows, as many as fit the
+ * same accumulators, up to a bound past which the row addresses no longer
+ * fit the general registers (measured: 12 or more rows run 8-13% slower
+ * per FMA than 8). It computes
+ *   C := beta * C + alpha * A * B,   A mv x k, B k x nv,
+ * - a: A(i, l) at a[i * rs_a + l * cs_a], any strides (A by rows, by
+ *   columns, or a packed sliver: rs_a = 1, cs_a = MR);
+ * - b: B(l, j) at b[l * rs_b + j], rows contiguous (B by rows, or a packed
+ *   sliver: rs_b = NR);
+ * - c: C(i, j) at c[i * rs_c + j]; beta == 0 writes C without reading it.
+ * Only those mv x k, k x nv and mv x nv elements are read or written, with
+ * element alignment only. Each element of C gets the same operations in the
+ * same order as from the packed microkernel: the two give the same bits.
+ */
+#define GK_GEMM_U_MAX_ROWS 8
+typedef void (*gk_gemm_u_f32_fn)(int64_t mv, int64_t nv, int64_t k, float alpha,
+                                 const float *restrict a, int64_t rs_a, int64_t cs_a,
+                                 const float *restrict b, int64_t rs_b, float beta,
+                                 float *restrict c, int64_t rs_c);
+typedef void (*gk_gemm_u_f64_fn)(int64_t mv, int64_t nv, int64_t k, double alpha,
+                                 const double *restrict a, int64_t rs_a, int64_t cs_a,
+                                 const double *restrict b, int64_t rs_b, double beta,
+                                 double *restrict c, int64_t rs_c);
+
+/*
  * Tile kernels of the seed ladder (src/gemm/ladder_tiled_tmpl.h). Unlike the
  * microkernels above they read unpacked row-major tiles that the driver has
  * copied, each with its own row stride, and they accumulate: C += A * B,
@@ -119,6 +149,10 @@ typedef struct gk_kernels {
 	int gemm_f32_mr, gemm_f32_nr;
 	gk_gemm_f64_fn gemm_f64;
 	int gemm_f64_mr, gemm_f64_nr;
+	gk_gemm_u_f32_fn gemm_u_f32; /* unpacked GEMM kernels: MU, NU, VW */
+	int gemm_u_f32_mr, gemm_u_f32_nr, gemm_u_f32_vw;
+	gk_gemm_u_f64_fn gemm_u_f64;
+	int gemm_u_f64_mr, gemm_u_f64_nr, gemm_u_f64_vw;
 	/* Tile kernels of the seed ladder; the shape is in the slot's name. */
 	gk_unroll_f32_fn unroll_2x4_f32;
 	gk_unroll_f64_fn unroll_2x4_f64;

@@ -4,10 +4,14 @@
  * An explicit request (a context's thread count) is obeyed. Otherwise:
  * GK_NUM_THREADS, then OMP_NUM_THREADS (its first entry), then the number
  * of processors; and 1 inside a caller's parallel region, so that gemmkit
- * called from parallel code does not oversubscribe the machine.
+ * called from parallel code does not oversubscribe the machine. The default
+ * is worked out once, at the first call that needs it: asking the system
+ * for the processors every call (a system call) cost several times a
+ * 16 x 16 x 16 product.
  */
 #include <stdlib.h>
 #include <errno.h>
+#include <pthread.h>
 #include <omp.h>
 #include "gk_internal.h"
 
@@ -27,14 +31,23 @@ static int env_threads(const char *var)
 	return v > GK_MAX_THREADS ? GK_MAX_THREADS : (int)v;
 }
 
-int gk_default_threads(void)
+static int default_threads;
+static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+
+static void find_default_threads(void)
 {
 	int n = env_threads("GK_NUM_THREADS");
 	if (n == 0)
 		n = env_threads("OMP_NUM_THREADS");
 	if (n == 0)
 		n = omp_get_num_procs();
-	return n < 1 ? 1 : n;
+	default_threads = n < 1 ? 1 : n;
+}
+
+int gk_default_threads(void)
+{
+	pthread_once(&default_once, find_default_threads);
+	return default_threads;
 }
 
 int gk_resolve_threads(int requested)

@@ -14,9 +14,29 @@
  * widest vector the kernels load. */
 #define GK_PACK_ALIGN 64
 
+/* Columns ahead (of X, in gk_pack_*) that packing prefetches. */
+#define GK_PACK_AHEAD 8
+
 /* Multiply-adds (m * n * k) each thread should have at least: below it, a
  * thread costs more to start and join than it saves. */
 #define GK_BLOCKED_MIN_WORK (96.0 * 96.0 * 96.0)
+
+/* Unpacked (no packing pass; blocked_tmpl.h, way 1) when m, n and k are all
+ * at most SMALL_DIM and m n k at most SMALL_WORK: below that, packing costs
+ * more than the strided reads it saves. Also when m and n are both at most
+ * SKINNY, whatever k: each element of A and B is then used too few times
+ * for a packed copy to pay, and reading them once is what counts. */
+#define GK_BLOCKED_SMALL_DIM 512
+#define GK_BLOCKED_SMALL_WORK (512.0 * 512.0 * 512.0)
+#define GK_BLOCKED_SKINNY 32
+/* The most vectors in a row of an unpacked kernel's tile (NU / VW). */
+#define GK_BLOCKED_UVECS 8
+
+/* A skinny product's depth is split among threads (way 2) in groups of at
+ * least GROUP_MIN kc blocks; under GK_FLAG_DETERMINISTIC into at most GROUPS
+ * groups, their size a function of k alone. */
+#define GK_BLOCKED_GROUP_MIN 16
+#define GK_BLOCKED_GROUPS 64
 
 /* Up to this many rows of C (and B's rows contiguous), rows of B are added
  * into rows of C directly (the i-k-j loop) instead of packing B for them. */
@@ -42,6 +62,9 @@ typedef struct gk_gemm_blocking {
  * not know); GK_GEMM_BLOCKS="mc,kc,nc" overrides the result, for tuning
  * and tests (b_in_l2 is then half of a kc x nc panel). */
 GK_HIDDEN void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out);
+
+/* Just the kc of gk_gemm_blocking_get. */
+GK_HIDDEN int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr);
 
 /* A 64-byte aligned buffer of at least bytes for one call of the driver
  * (blocked_workspace.c), or NULL when out of memory; give it back with

@@ -55,10 +55,9 @@ static int64_t down_to(int64_t v, int64_t q)
 	return v < q ? q : v / q * q;
 }
 
-void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out)
+/* kc, the depth of a block (see below), before any GK_GEMM_BLOCKS override. */
+static int64_t kc_from_l1(int64_t es, int64_t mr, int64_t nr)
 {
-	pthread_once(&cache_once, read_caches);
-	const int64_t es = (int64_t)esize;
 	/* L1: the MR x kc sliver of A and the kc x NR sliver of B that one
 	 * microkernel call reads. When that makes kc short (a large register
 	 * tile), the cost of updating C (loading and storing the MR x NR tile,
@@ -69,7 +68,14 @@ void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking
 	int64_t kc = (int64_t)cache.l1 / ((mr + nr) * es);
 	if (kc < KC_MIN)
 		kc = (int64_t)cache.l1 / (mr * es);
-	kc = kc > KC_MAX ? KC_MAX : down_to(kc, 8);
+	return kc > KC_MAX ? KC_MAX : down_to(kc, 8);
+}
+
+void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out)
+{
+	pthread_once(&cache_once, read_caches);
+	const int64_t es = (int64_t)esize;
+	int64_t kc = kc_from_l1(es, mr, nr);
 	/* L2: the packed mc x kc block of A, about half of it, so that the B
 	 * sliver and the C tiles passing through do not evict it. */
 	int64_t mc = down_to((int64_t)cache.l2 / 2 / (kc * es), mr);
@@ -91,4 +97,22 @@ void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking
 	out->kc = kc;
 	out->nc = nc;
 	out->b_in_l2 = b_in_l2;
+}
+
+int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr)
+{
+	/* The last answer, per thread: a run of small products asks the same
+	 * question every call, and the divisions cost a few percent of a
+	 * 16 x 16 x 16 product. */
+	static _Thread_local struct { int64_t es, mr, nr, kc; } last;
+	const int64_t es = (int64_t)esize;
+	if (last.kc > 0 && last.es == es && last.mr == mr && last.nr == nr)
+		return last.kc;
+	pthread_once(&cache_once, read_caches);
+	const int64_t kc = cache.kc > 0 ? cache.kc : kc_from_l1(es, mr, nr);
+	last.es = es;
+	last.mr = mr;
+	last.nr = nr;
+	last.kc = kc;
+	return kc;
 }

@@ -1,158 +1,102 @@
 /*
- * blocked_tmpl.h - the production CPU GEMM: the five loops of Goto and
- * van de Geijn around a microkernel from the kernel table, written once for
- * both precisions (blocked_f32.c and blocked_f64.c name the type, the table
- * slots and the functions).
+ * blocked_tmpl.h - the production CPU GEMM ("cpu.blocked"), written once for
+ * both precisions: blocked_f32.c and blocked_f64.c name the type, the
+ * kernel slots, and GK_FN(x), which gives each function its suffix.
  *
- *   for jc in n by nc:                 B panel kc x nc   (L3, shared)
- *     for pc in k by kc:
- *       pack B(pc:pc+kc, jc:jc+nc) into NR-wide slivers      all threads
- *       for ic in this thread's rows, by mc:   A block mc x kc   (L2)
- *         pack A(ic:ic+mc, pc:pc+kc) into MR-tall slivers    per thread
- *         for jr in this thread's B slivers:   B sliver kc x NR  (L1 or L2)
- *           for ir in the A block by MR:       A sliver MR x kc  (L1)
- *             microkernel: C(ir, jr) = beta C + alpha A-sliver B-sliver
+ * A call goes one of four ways, chosen from its shape (blocked.h has the
+ * limits):
  *
- * (the jr and ir loops trade places when the B panel fits L2; see
- * GK_FN_MACRO). The block sizes come from blocked_sizes.c. beta is applied
- * by the first kc block only; later ones accumulate (beta = 1). Tiles that C's edges cut short go through a scratch tile on
- * the stack: the kernel writes all MR x NR of it, the driver merges the
- * valid part. Threads form a grid over the rows of C (each with its own A
- * block) and the slivers of the B panel (packed by everyone together).
+ *  1. Unpacked: small products, and skinny ones (few rows and columns of
+ *     C, any depth). The unpacked microkernel reads A and B where they lie
+ *     (B is packed only when its rows are not contiguous), one MR x NR tile
+ *     of C after another, k by kc. No packing pass, no workspace, no
+ *     parallel region below the work that pays for one.
+ *  2. Split depth: a skinny product with a long K and more than one thread
+ *     (or GK_FLAG_DETERMINISTIC): K is cut into groups, each group's product
+ *     goes unpacked into a buffer of its own, and the buffers are summed in
+ *     group order. Each thread streams only its share of A and B.
+ *  3. Matrix-vector shapes: a few rows of C against contiguous rows of B
+ *     (axpy along them), or a few columns of C from contiguous rows of A
+ *     (dot products).
+ *  4. Packed: the five loops of Goto and van de Geijn,
+ *
+ *       for jc in n by nc:                 B panel kc x nc   (L3, shared)
+ *         for pc in k by kc:
+ *           pack B(pc:pc+kc, jc:jc+nc) into NR-wide slivers      all threads
+ *           for ic in this thread's rows, by mc:   A block mc x kc   (L2)
+ *             pack A(ic:ic+mc, pc:pc+kc) into MR-tall slivers    per thread
+ *             for jr in this thread's B slivers:   B sliver kc x NR
+ *               for ir in the A block by MR:       A sliver MR x kc  (L1)
+ *                 microkernel: C(ir, jr) = beta C + alpha A-sliver B-sliver
+ *
+ *     Threads form a grid over the rows of C (each with its own A block)
+ *     and the slivers of the B panel (packed by everyone together). When
+ *     all of A fits one block (few rows, as in 64 x 4096 x 4096), a panel
+ *     would be read once per tile row anyway: each thread then takes its
+ *     own columns of C and packs its own B in L2-sized pieces, which stay
+ *     in L2 from packing to use, with no barrier.
+ *
+ * Every tile of C, whichever way, gets the same kernel arithmetic (the
+ * unpacked kernel matches the packed one bit for bit), k blocked by the
+ * same kc, beta applied by the first kc block, later ones accumulating.
+ * So a result does not depend on the way taken, the tiles' order, or the
+ * thread count, with one exception: way 2. Without GK_FLAG_DETERMINISTIC
+ * it cuts K into one group per thread (the count then shows in the bits,
+ * reproducibly); with the flag, into groups whose size depends on k alone,
+ * and one thread sums them in the same order: the same bits for any count.
+ * No work is handed out dynamically.
  */
 
-/* C(0:mv, 0:nv) := beta C + t, where t holds alpha A B; beta == 0 reads no C. */
-static void GK_FN_MERGE(int64_t mv, int64_t nv, const GK_T *restrict t, int64_t nr, GK_T beta,
-                        GK_T *restrict c, int64_t rs_c)
-{
-	for (int64_t i = 0; i < mv; i++) {
-		GK_T *ci = c + i * rs_c;
-		const GK_T *ti = t + i * nr;
-		if (beta == (GK_T)0)
-			for (int64_t j = 0; j < nv; j++)
-				ci[j] = ti[j];
-		else
-			for (int64_t j = 0; j < nv; j++)
-				ci[j] = beta * ci[j] + ti[j];
-	}
-}
-
-/* One thread's share of the problem, and the buffers it works in. */
+/* One thread's share of the packed way, and the buffers it works in. */
 typedef struct {
 	const GK_ARGS *p;
 	gk_gemm_blocking bs;
 	int64_t mr, nr;
-	GK_T *bpack;  /* the shared kc x nc panel of B */
+	GK_T *bpack;  /* the shared kc x nc panel of B, or one piece per thread */
 	GK_T *apack;  /* one mc x kc block of A per thread */
-	int64_t apack_stride;
-} GK_PLAN;
+	int64_t apack_stride, bpack_stride;
+} GK_FN(plan);
+
+/* Rows of an operand to bring into cache while the kernels run: rows
+ * [row, rows) of bytes each, at p + row * stride. */
+typedef struct {
+	const char *p;
+	int64_t stride, bytes, row, rows;
+} GK_FN(ahead);
+
+/* The next n rows of *f, requested (into L2: they are packed soon, not
+ * multiplied straight away). */
+static inline void GK_FN(ahead_step)(GK_FN(ahead) *f, int64_t n)
+{
+	for (; n > 0 && f->row < f->rows; n--, f->row++)
+		for (int64_t o = 0; o < f->bytes; o += 64)
+			__builtin_prefetch(f->p + f->row * f->stride + o, 0, 2);
+}
 
 /* A sliver's length in elements, padded so the next one stays aligned. */
-static int64_t GK_FN_SLIVER(int64_t r, int64_t kc)
+static int64_t GK_FN(sliver)(int64_t r, int64_t kc)
 {
 	const int64_t q = GK_PACK_ALIGN / (int64_t)sizeof(GK_T);
 	return (r * kc + q - 1) / q * q;
 }
 
-/* One MR x NR tile of C at c, of which mv x nv are inside C. */
-static inline void GK_FN_TILE(const GK_PLAN *pl, int64_t mv, int64_t nv, int64_t kc,
-                              const GK_T *as, const GK_T *bs, GK_T beta, GK_T *c, GK_T *tile)
+static inline int64_t GK_FN(min)(int64_t a, int64_t b)
 {
-	const int64_t mr = pl->mr, nr = pl->nr, rs_c = pl->p->rs_c;
-	if (mv == mr && nv == nr) {
-		pl->p->kern->GK_UKR(kc, pl->p->alpha, as, bs, beta, c, rs_c);
-	} else {
-		pl->p->kern->GK_UKR(kc, pl->p->alpha, as, bs, (GK_T)0, tile, nr);
-		GK_FN_MERGE(mv, nv, tile, nr, beta, c, rs_c);
-	}
-}
-
-/* The macrokernel: C(0:mv, slivers js0..js1 of B) over one packed A block
- * and the packed B panel, depth kc. Normally the B sliver is the inner
- * loop's constant (it stays in L1 or L2 while the A block streams past).
- * When this thread's part of the B panel fits in L2 anyway (short k, narrow
- * n), the A sliver is the constant instead: C is then walked along its rows,
- * which matters when C traffic dominates. */
-static void GK_FN_MACRO(const GK_PLAN *pl, int64_t mv, int64_t nv, int64_t js0, int64_t js1,
-                        int64_t kc, const GK_T *ap, int64_t ps_a, const GK_T *bp, int64_t ps_b,
-                        GK_T beta, GK_T *c)
-{
-	const int64_t mr = pl->mr, nr = pl->nr, rs_c = pl->p->rs_c;
-	GK_T tile[GK_GEMM_MAX_TILE] __attribute__((aligned(GK_PACK_ALIGN)));
-	if ((js1 - js0) * ps_b <= pl->bs.b_in_l2) {
-		for (int64_t i = 0, is = 0; i < mv; i += mr, is++)
-			for (int64_t js = js0; js < js1; js++)
-				GK_FN_TILE(pl, mv - i < mr ? mv - i : mr, nv - js * nr < nr ? nv - js * nr : nr,
-				           kc, ap + is * ps_a, bp + js * ps_b, beta, c + i * rs_c + js * nr, tile);
-		return;
-	}
-	for (int64_t js = js0; js < js1; js++)
-		for (int64_t i = 0, is = 0; i < mv; i += mr, is++)
-			GK_FN_TILE(pl, mv - i < mr ? mv - i : mr, nv - js * nr < nr ? nv - js * nr : nr, kc,
-			           ap + is * ps_a, bp + js * ps_b, beta, c + i * rs_c + js * nr, tile);
+	return a < b ? a : b;
 }
 
 /* Split count items among parts: part t gets [count*t/parts, count*(t+1)/parts). */
-static int64_t GK_FN_SPLIT(int64_t count, int64_t t, int64_t parts)
+static int64_t GK_FN(split)(int64_t count, int64_t t, int64_t parts)
 {
 	return count * t / parts;
 }
 
-static void GK_FN_THREAD(const GK_PLAN *pl, int tid, int nth, int tm)
+/* The thread grid tm x (nth / tm) over msl row slivers and nsl column
+ * slivers that gives the largest thread the least work; ties go to more
+ * row groups (in the packed way they share the B panel instead of packing
+ * the same A block twice). */
+static int GK_FN(grid)(int nth, int64_t msl, int64_t nsl)
 {
-	const GK_ARGS *p = pl->p;
-	const int64_t m = p->m, n = p->n, k = p->k, mr = pl->mr, nr = pl->nr;
-	const int64_t mc = pl->bs.mc, kc = pl->bs.kc, nc = pl->bs.nc;
-	const int tn = nth / tm, ti = tid / tn, tj = tid % tn;
-	/* This thread's rows of C, whole MR slivers but the last. */
-	const int64_t msl = (m + mr - 1) / mr;
-	const int64_t i0 = GK_FN_SPLIT(msl, ti, tm) * mr;
-	int64_t i1 = GK_FN_SPLIT(msl, ti + 1, tm) * mr;
-	if (i1 > m)
-		i1 = m;
-	GK_T *apack = pl->apack + (int64_t)tid * pl->apack_stride;
-
-	for (int64_t jc = 0; jc < n; jc += nc) {
-		const int64_t nv = n - jc < nc ? n - jc : nc;
-		const int64_t nsl = (nv + nr - 1) / nr;
-		for (int64_t pc = 0; pc < k; pc += kc) {
-			const int64_t kv = k - pc < kc ? k - pc : kc;
-			const int64_t ps_a = GK_FN_SLIVER(mr, kv), ps_b = GK_FN_SLIVER(nr, kv);
-			const GK_T beta = pc == 0 ? p->beta : (GK_T)1;
-			/* Everyone packs a share of the B panel's slivers. */
-			const int64_t b0 = GK_FN_SPLIT(nsl, tid, nth), b1 = GK_FN_SPLIT(nsl, tid + 1, nth);
-			if (b1 > b0) {
-				const int64_t jv = (b1 * nr < nv ? b1 * nr : nv) - b0 * nr;
-				GK_FN_PACK(jv, kv, p->b + pc * p->rs_b + (jc + b0 * nr) * p->cs_b, p->cs_b,
-				           p->rs_b, nr, pl->bpack + b0 * ps_b, ps_b);
-			}
-			if (nth > 1) {
-#pragma omp barrier
-			}
-			const int64_t js0 = GK_FN_SPLIT(nsl, tj, tn), js1 = GK_FN_SPLIT(nsl, tj + 1, tn);
-			for (int64_t ic = i0; ic < i1 && js1 > js0; ic += mc) {
-				const int64_t mv = i1 - ic < mc ? i1 - ic : mc;
-				GK_FN_PACK(mv, kv, p->a + ic * p->rs_a + pc * p->cs_a, p->rs_a, p->cs_a, mr,
-				           apack, ps_a);
-				GK_FN_MACRO(pl, mv, nv, js0, js1, kv, apack, ps_a, pl->bpack, ps_b, beta,
-				            p->c + ic * p->rs_c + jc);
-			}
-			/* The panel is repacked next round: wait until nobody reads it. */
-			if (nth > 1) {
-#pragma omp barrier
-			}
-		}
-	}
-}
-
-/* The thread grid tm x (nth / tm) that gives the largest thread the least
- * work; ties go to more row groups, which share the B panel instead of
- * packing the same A block twice. */
-static int GK_FN_GRID(int nth, int64_t m, int64_t n, const GK_PLAN *pl)
-{
-	const int64_t msl = (m + pl->mr - 1) / pl->mr;
-	const int64_t nv = n < pl->bs.nc ? n : pl->bs.nc;
-	const int64_t nsl = (nv + pl->nr - 1) / pl->nr;
 	int best = 1;
 	int64_t best_cost = INT64_MAX;
 	for (int tm = 1; tm <= nth; tm++) {
@@ -168,11 +112,206 @@ static int GK_FN_GRID(int nth, int64_t m, int64_t n, const GK_PLAN *pl)
 	return best;
 }
 
+/* ---- 1. unpacked ------------------------------------------------------- */
+
+/* The most rows the unpacked kernel takes in a tile nv wide (kernel_api.h),
+ * from a table kept per thread for the last kernel set: the divisions of
+ * the rule cost a tenth of a 16 x 16 x 16 product. */
+static inline int64_t GK_FN(urows)(const gk_kernels *kn, int64_t nv)
+{
+	static _Thread_local struct {
+		const gk_kernels *kn;
+		int64_t vw, rows[GK_BLOCKED_UVECS + 1];
+	} last;
+	if (last.kn != kn) {
+		const int64_t vw = kn->GK_UVW, nvec = kn->GK_UNR / vw;
+		for (int64_t v = 1; v <= GK_BLOCKED_UVECS; v++) {
+			const int64_t r = v <= nvec ? kn->GK_UMR * nvec / v : 0;
+			last.rows[v] = r < GK_GEMM_U_MAX_ROWS ? r : GK_GEMM_U_MAX_ROWS;
+		}
+		last.vw = vw;
+		last.kn = kn;
+	}
+	int64_t v = 1;
+	for (int64_t w = last.vw; w < nv; w += last.vw)
+		v++;
+	return last.rows[v];
+}
+
+/* rows cut into as few tiles of at most lim rows as possible, of nearly
+ * equal height: nblk tiles, the first extra of them base + 1 rows tall.
+ * 16 rows by 6 go as 6 + 5 + 5, not 6 + 6 + 4, and 8 as 4 + 4, not 6 + 2,
+ * whose two accumulator chains per vector would wait on the FMA latency. */
+typedef struct {
+	int64_t nblk, base, extra;
+} GK_FN(rowplan);
+
+static inline void GK_FN(rowplan_init)(GK_FN(rowplan) *rp, int64_t rows, int64_t lim)
+{
+	if (rows <= lim) {
+		rp->nblk = 1;
+		rp->base = rows;
+		rp->extra = 0;
+		return;
+	}
+	rp->nblk = (rows + lim - 1) / lim;
+	rp->base = rows / rp->nblk;
+	rp->extra = rows - rp->base * rp->nblk;
+}
+
+/*
+ * c(i0:i1, j0:j1) = beta c + alpha A(i0:i1, k0:k1) B(k0:k1, j0:j1), tile by
+ * tile with the unpacked kernel, k by kc, the column sliver (NU wide) outer
+ * so that it stays in cache while the rows of A pass (c may be C itself or
+ * a buffer; element (i, j) at c[i * rs_c + j]). When the rows of B are not
+ * contiguous, each kc block of B is packed into slivers first, in bbuf
+ * (room for (j1 - j0) / NU + 1 slivers of kc rows).
+ */
+static void GK_FN(usweep)(const GK_ARGS *p, int64_t i0, int64_t i1, int64_t j0, int64_t j1,
+                          int64_t k0, int64_t k1, int64_t kc, GK_T alpha, GK_T beta, GK_T *c,
+                          int64_t rs_c, GK_T *bbuf)
+{
+	const GK_UKR_U_FN u = p->kern->GK_UKR_U;
+	const int64_t nr = p->kern->GK_UNR;
+	/* The rows in tiles for full slivers, and for a last one cut short
+	 * (which may take taller tiles). */
+	const int64_t rows = i1 - i0, cols = j1 - j0;
+	const int64_t nlast = cols < nr ? cols : cols == nr ? 0 : cols % nr;
+	GK_FN(rowplan) full = {0, 0, 0}, last = {0, 0, 0};
+	if (cols >= nr)
+		GK_FN(rowplan_init)(&full, rows, p->kern->GK_UMR);
+	if (nlast > 0)
+		GK_FN(rowplan_init)(&last, rows, GK_FN(urows)(p->kern, nlast));
+	for (int64_t pc = k0; pc < k1; pc += kc) {
+		const int64_t kv = GK_FN(min)(kc, k1 - pc);
+		const GK_T bt = pc == k0 ? beta : (GK_T)1;
+		const GK_T *a = p->a + pc * p->cs_a;
+		const GK_T *b = p->b + pc * p->rs_b;
+		int64_t rs_b = p->rs_b, ps_b = 0;
+		if (bbuf != NULL) {
+			/* B^T packed by rows of NR: slivers of kv x NR, rows contiguous. */
+			ps_b = GK_FN(sliver)(nr, kv);
+			GK_FN_PACK(j1 - j0, kv, b + j0 * p->cs_b, p->cs_b, p->rs_b, nr, bbuf, ps_b);
+			rs_b = nr;
+		}
+		for (int64_t j = j0, js = 0; j < j1; j += nr, js++) {
+			const int64_t nv = GK_FN(min)(nr, j1 - j);
+			const GK_T *bj = bbuf != NULL ? bbuf + js * ps_b : b + j;
+			const GK_FN(rowplan) *rp = nv < nr ? &last : &full;
+			for (int64_t ib = 0, i = i0; ib < rp->nblk; ib++) {
+				const int64_t mv = rp->base + (ib < rp->extra);
+				u(mv, nv, kv, alpha, a + i * p->rs_a, p->rs_a, p->cs_a, bj, rs_b, bt,
+				  c + i * rs_c + j, rs_c);
+				i += mv;
+			}
+		}
+	}
+}
+
+/* Elements of the per-thread buffer usweep needs for columns j0..j1 (0 when
+ * the rows of B are contiguous). */
+static int64_t GK_FN(ubuf_elems)(const GK_ARGS *p, int64_t ncols, int64_t kc)
+{
+	if (p->cs_b == 1)
+		return 0;
+	const int64_t nr = p->kern->GK_UNR;
+	return ((ncols + nr - 1) / nr) * GK_FN(sliver)(nr, GK_FN(min)(kc, p->k));
+}
+
+/* Way 1: all of C, nt threads on a grid of tiles. */
+static gk_status GK_FN(unpacked)(const GK_ARGS *p, int nt, int64_t kc)
+{
+	const int64_t mr = p->kern->GK_UMR, nr = p->kern->GK_UNR;
+	int64_t msl = 1, nsl = 1;
+	if (nt > 1) {
+		msl = (p->m + mr - 1) / mr;
+		nsl = (p->n + nr - 1) / nr;
+		if (nt > msl * nsl)
+			nt = (int)(msl * nsl);
+	}
+	const int64_t per = p->cs_b == 1 ? 0 : GK_FN(ubuf_elems)(p, p->n, kc);
+	GK_T *ws = NULL;
+	if (per > 0) {
+		ws = gk_gemm_workspace_get((size_t)(per * nt) * sizeof(GK_T));
+		if (ws == NULL)
+			return gk_set_error(GK_ERR_NO_MEMORY, "cpu.blocked: no memory for B (%lld bytes)",
+			                    (long long)(per * nt * (int64_t)sizeof(GK_T)));
+	}
+	if (nt == 1) {
+		GK_FN(usweep)(p, 0, p->m, 0, p->n, 0, p->k, kc, p->alpha, p->beta, p->c, p->rs_c, ws);
+	} else {
+#pragma omp parallel num_threads(nt)
+		{
+			const int t = omp_get_thread_num(), nth = omp_get_num_threads();
+			const int tm = GK_FN(grid)(nth, msl, nsl), tn = nth / tm;
+			const int ti = t / tn, tj = t % tn;
+			const int64_t i0 = GK_FN(split)(msl, ti, tm) * mr;
+			const int64_t i1 = GK_FN(min)(GK_FN(split)(msl, ti + 1, tm) * mr, p->m);
+			const int64_t j0 = GK_FN(split)(nsl, tj, tn) * nr;
+			const int64_t j1 = GK_FN(min)(GK_FN(split)(nsl, tj + 1, tn) * nr, p->n);
+			if (i1 > i0 && j1 > j0)
+				GK_FN(usweep)(p, i0, i1, j0, j1, 0, p->k, kc, p->alpha, p->beta, p->c,
+				              p->rs_c, ws != NULL ? ws + per * t : NULL);
+		}
+	}
+	gk_gemm_workspace_put(ws);
+	return GK_OK;
+}
+
+/* ---- 2. split depth ---------------------------------------------------- */
+
+/*
+ * Way 2 with groups K-ranges: group g is [kb[g], kb[g+1]). Each group's
+ * product A(:, group) B(group, :) goes to a buffer of its own (alpha 1,
+ * beta 0: exact copies of the kernel sums); threads take contiguous runs of
+ * groups; then one thread sums the buffers in group order and applies alpha
+ * and beta. The bits depend on the groups, never on which thread ran one.
+ */
+static gk_status GK_FN(ksplit)(const GK_ARGS *p, int nt, int64_t kc, int64_t groups,
+                               int64_t gsize)
+{
+	const int64_t m = p->m, n = p->n, k = p->k, mn = m * n;
+	if (nt > groups)
+		nt = (int)groups;
+	const int64_t per = GK_FN(ubuf_elems)(p, n, kc);
+	const int64_t q = GK_PACK_ALIGN / (int64_t)sizeof(GK_T);
+	const int64_t mn_pad = (mn + q - 1) / q * q;
+	const size_t bytes = (size_t)(mn_pad * groups + per * nt) * sizeof(GK_T);
+	GK_T *ws = gk_gemm_workspace_get(bytes);
+	if (ws == NULL)
+		return gk_set_error(GK_ERR_NO_MEMORY, "cpu.blocked: no memory for partial sums "
+		                    "(%zu bytes)", bytes);
+	GK_T *bufs = ws + mn_pad * groups;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+	{
+		const int t = omp_get_thread_num(), nth = omp_get_num_threads();
+		const int64_t g0 = GK_FN(split)(groups, t, nth), g1 = GK_FN(split)(groups, t + 1, nth);
+		for (int64_t g = g0; g < g1; g++) {
+			const int64_t k0 = g * gsize, k1 = GK_FN(min)(k, k0 + gsize);
+			GK_FN(usweep)(p, 0, m, 0, n, k0, k1, kc, (GK_T)1, (GK_T)0, ws + g * mn_pad, n,
+			              per > 0 ? bufs + per * t : NULL);
+		}
+	}
+	for (int64_t i = 0; i < m; i++) {
+		GK_T *ci = p->c + i * p->rs_c;
+		for (int64_t j = 0; j < n; j++) {
+			GK_T s = ws[i * n + j];
+			for (int64_t g = 1; g < groups; g++)
+				s += ws[g * mn_pad + i * n + j];
+			ci[j] = p->beta == (GK_T)0 ? p->alpha * s : p->alpha * s + p->beta * ci[j];
+		}
+	}
+	gk_gemm_workspace_put(ws);
+	return GK_OK;
+}
+
+/* ---- 3. matrix-vector shapes ------------------------------------------- */
+
 /* Rows [i0, i1) of C = beta C + alpha A B for a narrow C: one dot product
  * per element, the row of A staying in L1 across the n columns of B (column
  * j contiguous at bcol + j * ldb). */
-static void GK_FN_DOT_ROWS(const GK_ARGS *p, const GK_T *bcol, int64_t ldb, int64_t i0,
-                           int64_t i1)
+static void GK_FN(dot_rows)(const GK_ARGS *p, const GK_T *bcol, int64_t ldb, int64_t i0,
+                            int64_t i1)
 {
 	for (int64_t i = i0; i < i1; i++) {
 		const GK_T *ai = p->a + i * p->rs_a;
@@ -186,7 +325,7 @@ static void GK_FN_DOT_ROWS(const GK_ARGS *p, const GK_T *bcol, int64_t ldb, int6
 
 /* A C of a few columns with the rows of A contiguous is a few matrix-vector
  * products: packing A and a tile NR wide would cost more than the products. */
-static gk_status GK_FN_DOT_PATH(const GK_ARGS *p, int nt)
+static gk_status GK_FN(dot_path)(const GK_ARGS *p, int nt)
 {
 	const GK_T *bcol = p->b;
 	int64_t ldb = p->cs_b;
@@ -203,46 +342,194 @@ static gk_status GK_FN_DOT_PATH(const GK_ARGS *p, int nt)
 		ldb = p->k;
 	}
 	if (nt == 1) {
-		GK_FN_DOT_ROWS(p, bcol, ldb, 0, p->m);
+		GK_FN(dot_rows)(p, bcol, ldb, 0, p->m);
 	} else {
 #pragma omp parallel num_threads(nt)
 		{
 			const int64_t t = omp_get_thread_num(), nth = omp_get_num_threads();
-			GK_FN_DOT_ROWS(p, bcol, ldb, p->m * t / nth, p->m * (t + 1) / nth);
+			GK_FN(dot_rows)(p, bcol, ldb, p->m * t / nth, p->m * (t + 1) / nth);
 		}
 	}
 	gk_aligned_free(buf);
 	return GK_OK;
 }
 
-gk_status GK_FN_BLOCKED(const GK_ARGS *p)
+/* ---- 4. packed --------------------------------------------------------- */
+
+/* One tile of C at c, mv x nv of it inside C: the packed kernel for a whole
+ * tile; on C's edges the unpacked one, reading the same packed slivers in
+ * pieces of at most its own shape, which needs no scratch tile. */
+static inline void GK_FN(tile)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t kc,
+                               const GK_T *as, const GK_T *bs, GK_T beta, GK_T *c)
+{
+	const GK_ARGS *p = pl->p;
+	if (mv == pl->mr && nv == pl->nr) {
+		p->kern->GK_UKR(kc, p->alpha, as, bs, beta, c, p->rs_c);
+		return;
+	}
+	const int64_t nu = p->kern->GK_UNR;
+	for (int64_t j = 0; j < nv; j += nu) {
+		const int64_t w = GK_FN(min)(nu, nv - j);
+		GK_FN(rowplan) rp;
+		GK_FN(rowplan_init)(&rp, mv, GK_FN(urows)(p->kern, w));
+		for (int64_t ib = 0, i = 0; ib < rp.nblk; ib++) {
+			const int64_t h = rp.base + (ib < rp.extra);
+			p->kern->GK_UKR_U(h, w, kc, p->alpha, as + i, 1, pl->mr, bs + j, pl->nr, beta,
+			                  c + i * p->rs_c + j, p->rs_c);
+			i += h;
+		}
+	}
+}
+
+/* The macrokernel: C(0:mv, slivers js0..js1 of B) over one packed A block
+ * and the packed B panel, depth kc. Normally the B sliver is the inner
+ * loop's constant (it stays in L1 or L2 while the A block streams past).
+ * When this thread's part of the B panel fits in L2 anyway (short k, narrow
+ * n), the A sliver is the constant instead: C is then walked along its rows,
+ * which matters when C traffic dominates. */
+static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t js0, int64_t js1,
+                         int64_t kc, const GK_T *ap, int64_t ps_a, const GK_T *bp, int64_t ps_b,
+                         GK_T beta, GK_T *c, GK_FN(ahead) *ahead)
+{
+	const int64_t mr = pl->mr, nr = pl->nr, rs_c = pl->p->rs_c;
+	if ((js1 - js0) * ps_b <= pl->bs.b_in_l2) {
+		/* Spread the rows to fetch ahead over the tiles. */
+		const int64_t tiles = (mv + mr - 1) / mr * (js1 - js0);
+		const int64_t step = ahead != NULL ? (ahead->rows - ahead->row + tiles - 1) / tiles : 0;
+		for (int64_t i = 0, is = 0; i < mv; i += mr, is++)
+			for (int64_t js = js0; js < js1; js++) {
+				if (step > 0)
+					GK_FN(ahead_step)(ahead, step);
+				GK_FN(tile)(pl, GK_FN(min)(mv - i, mr), GK_FN(min)(nv - js * nr, nr), kc,
+				            ap + is * ps_a, bp + js * ps_b, beta, c + i * rs_c + js * nr);
+			}
+		return;
+	}
+	for (int64_t js = js0; js < js1; js++)
+		for (int64_t i = 0, is = 0; i < mv; i += mr, is++)
+			GK_FN(tile)(pl, GK_FN(min)(mv - i, mr), GK_FN(min)(nv - js * nr, nr), kc,
+			            ap + is * ps_a, bp + js * ps_b, beta, c + i * rs_c + js * nr);
+}
+
+/* The shared-panel loops, for thread tid of nth on a tm x (nth / tm) grid. */
+static void GK_FN(thread)(const GK_FN(plan) *pl, int tid, int nth, int tm)
+{
+	const GK_ARGS *p = pl->p;
+	const int64_t m = p->m, n = p->n, k = p->k, mr = pl->mr, nr = pl->nr;
+	const int64_t mc = pl->bs.mc, kc = pl->bs.kc, nc = pl->bs.nc;
+	const int tn = nth / tm, ti = tid / tn, tj = tid % tn;
+	/* This thread's rows of C, whole MR slivers but the last. */
+	const int64_t msl = (m + mr - 1) / mr;
+	const int64_t i0 = GK_FN(split)(msl, ti, tm) * mr;
+	const int64_t i1 = GK_FN(min)(GK_FN(split)(msl, ti + 1, tm) * mr, m);
+	GK_T *apack = pl->apack + (int64_t)tid * pl->apack_stride;
+
+	for (int64_t jc = 0; jc < n; jc += nc) {
+		const int64_t nv = GK_FN(min)(n - jc, nc);
+		const int64_t nsl = (nv + nr - 1) / nr;
+		for (int64_t pc = 0; pc < k; pc += kc) {
+			const int64_t kv = GK_FN(min)(k - pc, kc);
+			const int64_t ps_a = GK_FN(sliver)(mr, kv), ps_b = GK_FN(sliver)(nr, kv);
+			const GK_T beta = pc == 0 ? p->beta : (GK_T)1;
+			/* Everyone packs a share of the B panel's slivers. */
+			const int64_t b0 = GK_FN(split)(nsl, tid, nth), b1 = GK_FN(split)(nsl, tid + 1, nth);
+			if (b1 > b0) {
+				const int64_t jv = GK_FN(min)(b1 * nr, nv) - b0 * nr;
+				GK_FN_PACK(jv, kv, p->b + pc * p->rs_b + (jc + b0 * nr) * p->cs_b, p->cs_b,
+				           p->rs_b, nr, pl->bpack + b0 * ps_b, ps_b);
+			}
+			if (nth > 1) {
+#pragma omp barrier
+			}
+			const int64_t js0 = GK_FN(split)(nsl, tj, tn), js1 = GK_FN(split)(nsl, tj + 1, tn);
+			for (int64_t ic = i0; ic < i1 && js1 > js0; ic += mc) {
+				const int64_t mv = GK_FN(min)(i1 - ic, mc);
+				GK_FN_PACK(mv, kv, p->a + ic * p->rs_a + pc * p->cs_a, p->rs_a, p->cs_a, mr,
+				           apack, ps_a);
+				GK_FN(macro)(pl, mv, nv, js0, js1, kv, apack, ps_a, pl->bpack, ps_b, beta,
+				             p->c + ic * p->rs_c + jc, NULL);
+			}
+			/* The panel is repacked next round: wait until nobody reads it. */
+			if (nth > 1) {
+#pragma omp barrier
+			}
+		}
+	}
+}
+
+/* The own-columns loops, when all of A is one block: thread tid of nth
+ * takes a run of column slivers of C and packs, for each kc block, all of A
+ * and then its columns of B a piece of nc (pl->bs.nc, sized for L2) at a
+ * time, each piece used by every tile row while still in L2. B is read
+ * once, from memory: while the kernels work on one piece, the rows of the
+ * next are fetched (when B's rows are contiguous), so that packing it does
+ * not wait on memory. */
+static void GK_FN(thread_cols)(const GK_FN(plan) *pl, int tid, int nth)
+{
+	const GK_ARGS *p = pl->p;
+	const int64_t m = p->m, n = p->n, k = p->k, mr = pl->mr, nr = pl->nr;
+	const int64_t kc = pl->bs.kc, nc = pl->bs.nc, es = (int64_t)sizeof(GK_T);
+	const int64_t nsl = (n + nr - 1) / nr;
+	const int64_t j0 = GK_FN(split)(nsl, tid, nth) * nr;
+	const int64_t j1 = GK_FN(min)(GK_FN(split)(nsl, tid + 1, nth) * nr, n);
+	GK_T *apack = pl->apack + (int64_t)tid * pl->apack_stride;
+	GK_T *bpack = pl->bpack + (int64_t)tid * pl->bpack_stride;
+	if (j1 <= j0)
+		return;
+	for (int64_t pc = 0; pc < k; pc += kc) {
+		const int64_t kv = GK_FN(min)(k - pc, kc);
+		const int64_t ps_a = GK_FN(sliver)(mr, kv), ps_b = GK_FN(sliver)(nr, kv);
+		const GK_T beta = pc == 0 ? p->beta : (GK_T)1;
+		GK_FN_PACK(m, kv, p->a + pc * p->cs_a, p->rs_a, p->cs_a, mr, apack, ps_a);
+		for (int64_t jc = j0; jc < j1; jc += nc) {
+			const int64_t nv = GK_FN(min)(j1 - jc, nc);
+			GK_FN_PACK(nv, kv, p->b + pc * p->rs_b + jc * p->cs_b, p->cs_b, p->rs_b, nr, bpack,
+			           ps_b);
+			/* The next piece: the next columns, or the first of the next
+			 * kc block. */
+			const int64_t pn = jc + nc < j1 ? pc : pc + kc, jn = jc + nc < j1 ? jc + nc : j0;
+			GK_FN(ahead) ahead = {.p = NULL, .stride = p->rs_b * es, .row = 0, .rows = 0,
+			                      .bytes = GK_FN(min)(j1 - jn, nc) * es};
+			if (p->cs_b == 1 && pn < k) {
+				ahead.p = (const char *)(p->b + pn * p->rs_b + jn);
+				ahead.rows = GK_FN(min)(k - pn, kc);
+			}
+			GK_FN(macro)(pl, m, nv, 0, (nv + nr - 1) / nr, kv, apack, ps_a, bpack, ps_b, beta,
+			             p->c + jc, &ahead);
+		}
+	}
+}
+
+static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
-	GK_PLAN pl = {.p = p, .mr = p->kern->GK_MR, .nr = p->kern->GK_NR};
+	GK_FN(plan) pl = {.p = p, .mr = p->kern->GK_MR, .nr = p->kern->GK_NR};
 	gk_gemm_blocking_get(sizeof(GK_T), pl.mr, pl.nr, &pl.bs);
-	/* Never more threads than the work keeps busy. */
-	int nt = p->threads;
-	const double work = (double)m * (double)n * (double)k;
-	if (nt > 1 && work / GK_BLOCKED_MIN_WORK < nt)
-		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
-	/* Shapes that are really matrix-vector products stream their operands
-	 * once, unpacked: a few rows of C against rows of B (axpy along them),
-	 * or a few columns of C (dot products with rows of A). */
-	if (m <= GK_BLOCKED_AXPY_ROWS && p->cs_b == 1)
-		return GK_FN_AXPY_ROWS(p);
-	if (n <= GK_BLOCKED_DOT_COLS && p->cs_a == 1)
-		return GK_FN_DOT_PATH(p, nt);
-	/* Blocks no larger than the problem, so small calls allocate little. */
-	const int64_t mup = (m + pl.mr - 1) / pl.mr * pl.mr, nup = (n + pl.nr - 1) / pl.nr * pl.nr;
+	const int64_t mr = pl.mr, nr = pl.nr;
+	const int64_t mup = (m + mr - 1) / mr * mr, nup = (n + nr - 1) / nr * nr;
+	const int64_t nsl = nup / nr;
+	/* All of A in one block, and a run of column slivers for every thread:
+	 * each thread its own columns, B in pieces that fit L2. */
+	const int cols = mup <= pl.bs.mc && nsl >= nt;
 	if (pl.bs.kc > k)
 		pl.bs.kc = k;
 	if (pl.bs.mc > mup)
 		pl.bs.mc = mup;
+	if (cols) {
+		/* Pieces of B such that A's block, the piece in use and the rows
+		 * of the next piece (fetched ahead) fit L2 together. */
+		const int64_t ps = GK_FN(sliver)(nr, pl.bs.kc);
+		const int64_t room = 2 * pl.bs.b_in_l2 - mup * pl.bs.kc;
+		const int64_t nc = room / 2 / ps * nr;
+		pl.bs.nc = nc < nr ? nr : nc;
+	}
 	if (pl.bs.nc > nup)
 		pl.bs.nc = nup;
-	const int64_t ps_a = GK_FN_SLIVER(pl.mr, pl.bs.kc), ps_b = GK_FN_SLIVER(pl.nr, pl.bs.kc);
-	pl.apack_stride = pl.bs.mc / pl.mr * ps_a;
-	const size_t bbytes = (size_t)(pl.bs.nc / pl.nr * ps_b) * sizeof(GK_T);
+	const int64_t ps_a = GK_FN(sliver)(mr, pl.bs.kc), ps_b = GK_FN(sliver)(nr, pl.bs.kc);
+	pl.apack_stride = pl.bs.mc / mr * ps_a;
+	pl.bpack_stride = pl.bs.nc / nr * ps_b;
+	const int nb = cols ? nt : 1;
+	const size_t bbytes = (size_t)(pl.bpack_stride * nb) * sizeof(GK_T);
 	const size_t abytes = (size_t)(pl.apack_stride * nt) * sizeof(GK_T);
 	char *ws = gk_gemm_workspace_get(bbytes + abytes);
 	if (ws == NULL)
@@ -251,15 +538,76 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	pl.bpack = (GK_T *)ws;
 	pl.apack = (GK_T *)(ws + bbytes);
 	if (nt == 1) {
-		GK_FN_THREAD(&pl, 0, 1, 1);
+		if (cols)
+			GK_FN(thread_cols)(&pl, 0, 1);
+		else
+			GK_FN(thread)(&pl, 0, 1, 1);
 	} else {
 #pragma omp parallel num_threads(nt)
 		{
 			/* The runtime may grant fewer threads than asked for. */
-			const int nth = omp_get_num_threads();
-			GK_FN_THREAD(&pl, omp_get_thread_num(), nth, GK_FN_GRID(nth, m, n, &pl));
+			const int nth = omp_get_num_threads(), t = omp_get_thread_num();
+			if (cols)
+				GK_FN(thread_cols)(&pl, t, nth);
+			else
+				GK_FN(thread)(&pl, t, nth,
+				              GK_FN(grid)(nth, (m + mr - 1) / mr,
+				                          (GK_FN(min)(n, pl.bs.nc) + nr - 1) / nr));
 		}
 	}
 	gk_gemm_workspace_put(ws);
 	return GK_OK;
+}
+
+/* ---- the choice -------------------------------------------------------- */
+
+gk_status GK_FN_BLOCKED(const GK_ARGS *p)
+{
+	const int64_t m = p->m, n = p->n, k = p->k;
+	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
+	const int det = (p->flags & GK_FLAG_DETERMINISTIC) != 0;
+	/* Never more threads than the work keeps busy. */
+	int nt = p->threads;
+	const double work = (double)m * (double)n * (double)k;
+	if (nt > 1 && work / GK_BLOCKED_MIN_WORK < nt)
+		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
+
+	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr);
+	/* All of C one tile of the unpacked kernel, k one block: one call. At
+	 * 16 x 16 x 16 the loops of way 1 around it cost a tenth. */
+	if (k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR && m <= GK_FN(urows)(p->kern, n)) {
+		p->kern->GK_UKR_U(m, n, k, p->alpha, p->a, p->rs_a, p->cs_a, p->b, p->rs_b, p->beta,
+		                  p->c, p->rs_c);
+		return GK_OK;
+	}
+	const int skinny = m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY;
+	if (skinny) {
+		/* Way 2: the depth in groups. With the flag the groups depend on k
+		 * alone (at most GK_BLOCKED_GROUPS of at least GK_BLOCKED_GROUP_MIN
+		 * kc blocks), whatever the thread count, one thread included;
+		 * without it, one group per thread. */
+		const int64_t gmin = GK_BLOCKED_GROUP_MIN * kc;
+		int64_t gsize = 0;
+		if (det && k >= 2 * gmin) {
+			const int64_t g = (k + GK_BLOCKED_GROUPS - 1) / GK_BLOCKED_GROUPS;
+			gsize = g < gmin ? gmin : (g + kc - 1) / kc * kc;
+		} else if (!det && nt > 1 && k >= 2 * gmin) {
+			const int64_t t = k / gmin < nt ? k / gmin : nt;
+			gsize = ((k + t - 1) / t + kc - 1) / kc * kc;
+		}
+		if (gsize > 0 && gsize < k)
+			return GK_FN(ksplit)(p, nt, kc, (k + gsize - 1) / gsize, gsize);
+	}
+	/* Way 1: small or skinny. */
+	if (skinny || (work <= GK_BLOCKED_SMALL_WORK && m <= GK_BLOCKED_SMALL_DIM &&
+	               n <= GK_BLOCKED_SMALL_DIM && k <= GK_BLOCKED_SMALL_DIM))
+		return GK_FN(unpacked)(p, nt, kc);
+	/* Way 3: shapes that are really matrix-vector products stream their
+	 * operands once, unpacked: a few rows of C against rows of B (axpy
+	 * along them), or a few columns of C (dot products with rows of A). */
+	if (m <= GK_BLOCKED_AXPY_ROWS && p->cs_b == 1)
+		return GK_FN_AXPY_ROWS(p);
+	if (n <= GK_BLOCKED_DOT_COLS && p->cs_a == 1)
+		return GK_FN(dot_path)(p, nt);
+	return GK_FN(packed)(p, nt);
 }

@@ -5,35 +5,19 @@
  *
  * Three paths, by which stride of X is 1:
  *  - rs == 1: the r entries of a sliver column are adjacent in X (A stored
- *    by columns, B by rows): each column is one short contiguous copy;
+ *    by columns, B by rows): a whole column of X, across all slivers, is
+ *    one contiguous read, cut into short copies;
  *  - cs == 1: each row of the sliver is contiguous (A by rows, B by
  *    columns): read row by row, written with stride r into the sliver,
  *    which is small enough to stay in L1;
  *  - anything else: element by element.
  */
 
-/* One sliver of rv <= r valid rows; rows rv..r-1 are zero. */
+/* One sliver of rv <= r valid rows, X's rows not contiguous (rs != 1);
+ * rows rv..r-1 are zero. */
 static void GK_FN_PACK_SLIVER(int64_t rv, int64_t kc, const GK_T *restrict x, int64_t rs,
                               int64_t cs, int64_t r, GK_T *restrict d)
 {
-	if (rs == 1) {
-		/* In fixed-size pieces: slivers are a few vectors wide, too short
-		 * for a call to memcpy to pay. */
-		for (int64_t l = 0; l < kc; l++) {
-			const GK_T *xl = x + l * cs;
-			GK_T *dl = d + l * r;
-			int64_t i = 0;
-			for (; i + 8 <= rv; i += 8)
-				for (int q = 0; q < 8; q++)
-					dl[i + q] = xl[i + q];
-			for (; i + 2 <= rv; i += 2)
-				for (int q = 0; q < 2; q++)
-					dl[i + q] = xl[i + q];
-			for (; i < r; i++)
-				dl[i] = i < rv ? xl[i] : (GK_T)0;
-		}
-		return;
-	}
 	if (cs == 1) {
 		/* A cache line of each row at a time, so that the part of the
 		 * sliver being written stays in L1 while the r rows are read. */
@@ -60,6 +44,43 @@ static void GK_FN_PACK_SLIVER(int64_t rv, int64_t kc, const GK_T *restrict x, in
 void GK_FN_PACK(int64_t rows, int64_t kc, const GK_T *x, int64_t rs, int64_t cs, int64_t r,
                 GK_T *dst, int64_t ps)
 {
+	if (rs == 1) {
+		/* Column by column across all slivers: each column of X (a row of
+		 * B, or a column of A by columns) is read in one contiguous run,
+		 * the access memory and the prefetchers serve best; sliver by
+		 * sliver would read short pieces of kc columns far apart. */
+		const int64_t full = rows / r, rv = rows - full * r;
+		for (int64_t l = 0; l < kc; l++) {
+			const GK_T *xl = x + l * cs;
+			/* The column PACK_AHEAD further on, requested now: columns
+			 * far apart (B rows of a wide B) each start a new page, where
+			 * the hardware prefetchers are slow to follow. */
+			if (l + GK_PACK_AHEAD < kc) {
+				const char *pf = (const char *)(xl + GK_PACK_AHEAD * cs);
+				for (int64_t o = 0; o < rows * (int64_t)sizeof(GK_T); o += 64)
+					__builtin_prefetch(pf + o);
+			}
+			for (int64_t s = 0; s < full; s++) {
+				const GK_T *restrict xs = xl + s * r;
+				GK_T *restrict d = dst + s * ps + l * r;
+				/* In fixed-size pieces the compiler turns into vector
+				 * moves: a sliver row is too short for memcpy to pay. */
+				int64_t i = 0;
+				for (; i + 8 <= r; i += 8)
+					for (int q = 0; q < 8; q++)
+						d[i + q] = xs[i + q];
+				for (; i < r; i++)
+					d[i] = xs[i];
+			}
+			if (rv > 0) {
+				const GK_T *xs = xl + full * r;
+				GK_T *d = dst + full * ps + l * r;
+				for (int64_t i = 0; i < r; i++)
+					d[i] = i < rv ? xs[i] : (GK_T)0;
+			}
+		}
+		return;
+	}
 	for (int64_t s = 0; s * r < rows; s++) {
 		const int64_t i0 = s * r;
 		const int64_t rv = rows - i0 < r ? rows - i0 : r;

@@ -19,6 +19,22 @@ void gk_gemm_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
 void gk_gemm_f64_avx512_8x24(int64_t k, double alpha, const double *restrict a,
                              const double *restrict b, double beta, double *restrict c,
                              int64_t rs_c);
+/* Unpacked GEMM microkernels (gk_gemm_u_f32_fn, gk_gemm_u_f64_fn): the
+ * largest tile (MR x NR) and the vector width (VW) of the row rule. */
+#define GK_GEMM_U_F32_AVX512_MR 6
+#define GK_GEMM_U_F32_AVX512_NR 64
+#define GK_GEMM_U_F32_AVX512_VW 16
+void gk_gemm_u_f32_avx512_6x64(int64_t mv, int64_t nv, int64_t k, float alpha,
+                               const float *restrict a, int64_t rs_a, int64_t cs_a,
+                               const float *restrict b, int64_t rs_b, float beta,
+                               float *restrict c, int64_t rs_c);
+#define GK_GEMM_U_F64_AVX512_MR 6
+#define GK_GEMM_U_F64_AVX512_NR 32
+#define GK_GEMM_U_F64_AVX512_VW 8
+void gk_gemm_u_f64_avx512_6x32(int64_t mv, int64_t nv, int64_t k, double alpha,
+                               const double *restrict a, int64_t rs_a, int64_t cs_a,
+                               const double *restrict b, int64_t rs_b, double beta,
+                               double *restrict c, int64_t rs_c);
 
 /* Tile kernels of the seed ladder (gk_unroll_*_fn, gk_regtile_*_fn). */
 void gk_unroll_f32_avx512_2x4(int64_t n, const float *restrict a, int64_t lda,

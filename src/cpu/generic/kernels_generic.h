@@ -20,6 +20,23 @@ void gk_gemm_f64_generic_4x4(int64_t k, double alpha, const double *restrict a,
                              const double *restrict b, double beta, double *restrict c,
                              int64_t rs_c);
 
+/* Unpacked GEMM microkernels (gk_gemm_u_f32_fn, gk_gemm_u_f64_fn): tiles up
+ * to the shapes above; VW = NR: the row limit is MR for any nv. */
+#define GK_GEMM_U_F32_GENERIC_MR GK_GEMM_F32_GENERIC_MR
+#define GK_GEMM_U_F32_GENERIC_NR GK_GEMM_F32_GENERIC_NR
+#define GK_GEMM_U_F32_GENERIC_VW GK_GEMM_F32_GENERIC_NR
+#define GK_GEMM_U_F64_GENERIC_MR GK_GEMM_F64_GENERIC_MR
+#define GK_GEMM_U_F64_GENERIC_NR GK_GEMM_F64_GENERIC_NR
+#define GK_GEMM_U_F64_GENERIC_VW GK_GEMM_F64_GENERIC_NR
+void gk_gemm_u_f32_generic_4x8(int64_t mv, int64_t nv, int64_t k, float alpha,
+                               const float *restrict a, int64_t rs_a, int64_t cs_a,
+                               const float *restrict b, int64_t rs_b, float beta,
+                               float *restrict c, int64_t rs_c);
+void gk_gemm_u_f64_generic_4x4(int64_t mv, int64_t nv, int64_t k, double alpha,
+                               const double *restrict a, int64_t rs_a, int64_t cs_a,
+                               const double *restrict b, int64_t rs_b, double beta,
+                               double *restrict c, int64_t rs_c);
+
 /* Tile kernels of the seed ladder (gk_unroll_*_fn, gk_regtile_*_fn). */
 void gk_unroll_f32_generic_2x4(int64_t n, const float *restrict a, int64_t lda,
                                const float *restrict b, int64_t ldb, float *restrict c,

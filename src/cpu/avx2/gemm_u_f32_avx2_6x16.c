@@ -1,0 +1,110 @@
+/*
+ * gemm_u_f32_avx2_6x16.c - the AVX2 unpacked SGEMM microkernel, tiles up
+ * to 6 x 16.
+ *
+ *   void gk_gemm_u_f32_avx2_6x16(int64_t mv, int64_t nv, int64_t k, float alpha,
+ *                               const float *a, int64_t rs_a, int64_t cs_a,
+ *                               const float *b, int64_t rs_b, float beta,
+ *                               float *c, int64_t rs_c);
+ *
+ * C(mv x nv) := beta * C + alpha * A * B, the contract of gk_gemm_u_f32_fn
+ * (kernel_api.h): A(i, l) at a[i * rs_a + l * cs_a], B(l, j) at
+ * b[l * rs_b + j], 1 <= nv <= 16 and mv <= 6, or mv <= 8 when nv <= 8.
+ * Needs AVX2 and FMA.
+ *
+ * The packed kernel (gemm_f32_avx2_6x16.c) with the row count made a
+ * constant per case (one copy of the loop for each mv, for one or two
+ * vectors of C per row, and for a last vector full or cut short). A vector
+ * cut short is loaded and stored with masks (vmaskmov), which touch nothing
+ * past the tile; full ones use plain loads and stores. The A entries are
+ * broadcast straight from wherever A lies. Registers: at most 12
+ * accumulators, 2 for a row of B, 1 broadcast.
+ */
+#include <immintrin.h>
+#include "kernel_api.h"
+#include "kernels_avx2.h"
+
+enum {
+	MR = GK_GEMM_U_F32_AVX2_MR, NR = GK_GEMM_U_F32_AVX2_NR,
+	VW = GK_GEMM_U_F32_AVX2_VW, ACC = MR * (NR / VW)
+};
+
+/* Vector v of a row: masked when it is the last one and cut short. */
+#define LOADV(p, v) (PART && (v) == NV - 1 ? _mm256_maskload_ps((p), mask) : _mm256_loadu_ps(p))
+
+/* The tile with MV rows and NV vectors, constants after inlining
+ * (MV * NV <= ACC); PART: the last vector is cut short to the lanes of
+ * mask. */
+static inline __attribute__((always_inline)) void tile(const int MV, const int NV, const int PART,
+                                                       int64_t k, float alpha,
+                                                       const float *restrict a, int64_t rs_a,
+                                                       int64_t cs_a, const float *restrict b,
+                                                       int64_t rs_b, float beta,
+                                                       float *restrict c, int64_t rs_c,
+                                                       __m256i mask)
+{
+	__m256 acc[ACC];
+#pragma GCC unroll 12
+	for (int q = 0; q < MV * NV; q++)
+		acc[q] = _mm256_setzero_ps();
+#pragma GCC unroll 4
+	for (int64_t l = 0; l < k; l++) {
+		__m256 bv[2];
+#pragma GCC unroll 2
+		for (int v = 0; v < NV; v++)
+			bv[v] = LOADV(b + VW * v, v);
+#pragma GCC unroll 12
+		for (int i = 0; i < MV; i++) {
+			const __m256 ai = _mm256_broadcast_ss(a + i * rs_a);
+#pragma GCC unroll 2
+			for (int v = 0; v < NV; v++)
+				acc[i * NV + v] = _mm256_fmadd_ps(ai, bv[v], acc[i * NV + v]);
+		}
+		a += cs_a;
+		b += rs_b;
+	}
+	const __m256 va = _mm256_set1_ps(alpha), vb = _mm256_set1_ps(beta);
+#pragma GCC unroll 12
+	for (int i = 0; i < MV; i++) {
+		float *ci = c + i * rs_c;
+#pragma GCC unroll 2
+		for (int v = 0; v < NV; v++) {
+			__m256 r = _mm256_mul_ps(va, acc[i * NV + v]);
+			if (beta != 0.0f)
+				r = _mm256_fmadd_ps(vb, LOADV(ci + VW * v, v), r);
+			if (PART && v == NV - 1)
+				_mm256_maskstore_ps(ci + VW * v, mask, r);
+			else
+				_mm256_storeu_ps(ci + VW * v, r);
+		}
+	}
+}
+
+#define T(r, nvec)                                                                      \
+	case r:                                                                         \
+		if (part)                                                               \
+			tile(r, nvec, 1, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, mask); \
+		else                                                                    \
+			tile(r, nvec, 0, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, mask); \
+		break
+#define ROWS6(v) T(1, v); T(2, v); T(3, v); T(4, v); T(5, v); T(6, v)
+
+void gk_gemm_u_f32_avx2_6x16(int64_t mv, int64_t nv, int64_t k, float alpha,
+                             const float *restrict a, int64_t rs_a, int64_t cs_a,
+                             const float *restrict b, int64_t rs_b, float beta,
+                             float *restrict c, int64_t rs_c)
+{
+	/* Lanes of the last vector that are inside the tile: all of them, or
+	 * the first nv % VW. */
+	const int tail = (int)(nv % VW), part = tail != 0;
+	const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+	const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(tail), lane);
+	if (nv > VW) {
+		switch (mv) { ROWS6(2); default: break; }
+	} else {
+		switch (mv) {
+		ROWS6(1); T(7, 1); T(8, 1);
+		default: break;
+		}
+	}
+}

@@ -1,0 +1,165 @@
+/*
+ * gemm_u_f64_avx512_6x32.c - the AVX-512 unpacked DGEMM microkernel, tiles
+ * up to 6 x 32.
+ *
+ *   void gk_gemm_u_f64_avx512_6x32(int64_t mv, int64_t nv, int64_t k, double alpha,
+ *                                const double *a, int64_t rs_a, int64_t cs_a,
+ *                                const double *b, int64_t rs_b, double beta,
+ *                                double *c, int64_t rs_c);
+ *
+ * C(mv x nv) := beta * C + alpha * A * B, the contract of gk_gemm_u_f64_fn
+ * (kernel_api.h): A(i, l) at a[i * rs_a + l * cs_a], B(l, j) at
+ * b[l * rs_b + j], 1 <= nv <= 32 and mv at most 8, or 6 when nv > 24.
+ * Needs AVX-512F and VL.
+ *
+ * One copy of the loop per row count and per number of vectors in a row of
+ * the tile, both constants there. The columns past nv are masked, so loads
+ * of B and stores of C touch nothing outside the tile and every FMA that
+ * runs is one of the tile's; a last vector of at most 4 columns is a
+ * 256-bit one, which a core that splits 512-bit operations in two halves
+ * (AMD Zen 4) runs at half the cost: 8 columns, or 24, waste no FMA there.
+ * Registers: 24 accumulators at most, up to 4 for a row of B; the A entries
+ * are broadcast straight from wherever A lies.
+ * The shape is that of the SGEMM kernel (gemm_u_f32_avx512_6x64.c says
+ * why), a few percent faster than the packed kernel's 8 x 24 on unpacked
+ * products of 64 to 128.
+ * The arithmetic per element is the packed kernels' (gemm_f64_avx512_*.c):
+ * an FMA chain over l from zero, times alpha, plus beta C by one FMA; the
+ * product by alpha is skipped when alpha is 1, which changes no bit.
+ */
+#include <immintrin.h>
+#include "kernel_api.h"
+#include "kernels_avx512.h"
+
+enum {
+	MR = GK_GEMM_U_F64_AVX512_MR, NR = GK_GEMM_U_F64_AVX512_NR,
+	VW = GK_GEMM_U_F64_AVX512_VW, NV_MAX = NR / VW, ACC = MR * NV_MAX
+};
+
+/* One step of k: row l of B (at b) times column l of A (at a). */
+static inline __attribute__((always_inline)) void step(const int MV, const int NV, const int HALF,
+                                                       const double *restrict a, int64_t rs_a,
+                                                       const double *restrict b, const __mmask8 *mk,
+                                                       __mmask8 mh, __m512d *acc, __m256d *acch)
+{
+	const int NF = NV - HALF;
+	__m512d bv[NV_MAX];
+	__m256d bh = _mm256_setzero_pd();
+#pragma GCC unroll 4
+	for (int v = 0; v < NF; v++)
+		bv[v] = _mm512_maskz_loadu_pd(mk[v], b + VW * v);
+	if (HALF)
+		bh = _mm256_maskz_loadu_pd(mh, b + VW * NF);
+#pragma GCC unroll 24
+	for (int i = 0; i < MV; i++) {
+		if (NF == 0) {
+			/* A 256-bit broadcast: a 512-bit one costs a full operation
+			 * where the FMA is only half of one. */
+			acch[i] = _mm256_fmadd_pd(_mm256_set1_pd(a[i * rs_a]), bh, acch[i]);
+			continue;
+		}
+		const __m512d ai = _mm512_set1_pd(a[i * rs_a]);
+#pragma GCC unroll 4
+		for (int v = 0; v < NF; v++)
+			acc[i * NV + v] = _mm512_fmadd_pd(ai, bv[v], acc[i * NV + v]);
+		if (HALF)
+			acch[i] = _mm256_fmadd_pd(_mm512_castpd512_pd256(ai), bh, acch[i]);
+	}
+}
+
+/* The tile with MV rows of NV vectors, the last one of 4 lanes when
+ * HALF: constants after inlining (MV * NV <= ACC); m[v] masks the columns
+ * of full vector v, mh those of the half one. */
+static inline __attribute__((always_inline)) void tile(const int MV, const int NV, const int HALF,
+                                                       int64_t k, double alpha,
+                                                       const double *restrict a, int64_t rs_a,
+                                                       int64_t cs_a, const double *restrict b,
+                                                       int64_t rs_b, double beta,
+                                                       double *restrict c, int64_t rs_c,
+                                                       const __mmask8 *m, __mmask8 mh)
+{
+	const int NF = NV - HALF; /* full vectors */
+	__m512d acc[ACC];
+	__m256d acch[ACC];
+	__mmask8 mk[NV_MAX];
+#pragma GCC unroll 4
+	for (int v = 0; v < NF; v++)
+		mk[v] = m[v];
+#pragma GCC unroll 24
+	for (int i = 0; i < MV; i++) {
+#pragma GCC unroll 4
+		for (int v = 0; v < NF; v++)
+			acc[i * NV + v] = _mm512_setzero_pd();
+		if (HALF)
+			acch[i] = _mm256_setzero_pd();
+	}
+	/* Unrolled by four where a step is only a few FMAs, the loop overhead
+	 * then being worth saving; else left rolled, which keeps the code of
+	 * the many row counts small. */
+	if (MV * NV < 8) {
+#pragma GCC unroll 4
+		for (int64_t l = 0; l < k; l++, a += cs_a, b += rs_b)
+			step(MV, NV, HALF, a, rs_a, b, mk, mh, acc, acch);
+	} else {
+#pragma GCC unroll 1
+		for (int64_t l = 0; l < k; l++, a += cs_a, b += rs_b)
+			step(MV, NV, HALF, a, rs_a, b, mk, mh, acc, acch);
+	}
+	const __m512d va = _mm512_set1_pd(alpha), vb = _mm512_set1_pd(beta);
+#pragma GCC unroll 24
+	for (int i = 0; i < MV; i++) {
+		double *ci = c + i * rs_c;
+#pragma GCC unroll 4
+		for (int v = 0; v < NF; v++) {
+			__m512d r = alpha == 1.0 ? acc[i * NV + v] : _mm512_mul_pd(va, acc[i * NV + v]);
+			if (beta != 0.0)
+				r = _mm512_fmadd_pd(vb, _mm512_maskz_loadu_pd(mk[v], ci + VW * v), r);
+			_mm512_mask_storeu_pd(ci + VW * v, mk[v], r);
+		}
+		if (HALF) {
+			__m256d r = alpha == 1.0 ? acch[i] : _mm256_mul_pd(_mm512_castpd512_pd256(va), acch[i]);
+			if (beta != 0.0)
+				r = _mm256_fmadd_pd(_mm512_castpd512_pd256(vb), _mm256_maskz_loadu_pd(mh, ci + VW * NF), r);
+			_mm256_mask_storeu_pd(ci + VW * NF, mh, r);
+		}
+	}
+}
+
+#define T(r, nvec)                                                                            \
+	case r:                                                                               \
+		if (half)                                                                     \
+			tile(r, nvec, 1, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, mh); \
+		else                                                                          \
+			tile(r, nvec, 0, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, m, mh); \
+		break
+#define ROWS6(v) T(1, v); T(2, v); T(3, v); T(4, v); T(5, v); T(6, v)
+#define ROWS8(v) ROWS6(v); T(7, v); T(8, v)
+
+void gk_gemm_u_f64_avx512_6x32(int64_t mv, int64_t nv, int64_t k, double alpha,
+                               const double *restrict a, int64_t rs_a, int64_t cs_a,
+                               const double *restrict b, int64_t rs_b, double beta,
+                               double *restrict c, int64_t rs_c)
+{
+	/* nvec vectors, the last one holding the last w columns: a half vector
+	 * when w <= 4. */
+	const int64_t nvec = (nv + VW - 1) / VW, w = nv - VW * (nvec - 1);
+	const int half = w <= VW / 2;
+	__mmask8 m[NV_MAX];
+	for (int v = 0; v < NV_MAX; v++)
+		m[v] = v < nvec - 1 ? (__mmask8)-1 : v == nvec - 1 ? (__mmask8)((1u << w) - 1) : 0;
+	const __mmask8 mh = (__mmask8)((1u << w) - 1);
+	switch (nvec) {
+	case 1:
+		switch (mv) { ROWS8(1); default: break; }
+		break;
+	case 2:
+		switch (mv) { ROWS8(2); default: break; }
+		break;
+	case 3:
+		switch (mv) { ROWS8(3); default: break; }
+		break;
+	default:
+		switch (mv) { ROWS6(4); default: break; }
+		break;
+	}
+}

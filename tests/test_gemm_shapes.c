@@ -1,0 +1,525 @@
+/*
+ * test_gemm_shapes.c - small, skinny and lopsided shapes through "auto"
+ * (cpu.blocked), the unpacked microkernels behind them, and the
+ * reproducibility rules of docs/ARCHITECTURE.md ("Determinism").
+ *
+ *  - Unpacked kernels of every table this CPU runs, in isolation: every tile
+ *    shape up to MU x NU, A by rows, by columns and strided, beta = 0 over
+ *    NaN, alpha and beta other than 0 and 1; elementwise against a long
+ *    double sum; nothing outside the tile written; and, on packed slivers,
+ *    the same bits as the packed kernel (the driver relies on it).
+ *  - Through the public API, against the long-double reference with
+ *    tu_gemm_bound: M and N in 1..17 with K up to 3e5 (the depth split
+ *    among threads), small cubes, 64 x 1000 x 1000 and 1000 x 1000 x 64 on
+ *    sampled rows; all transposes and both layouts on a subset; 1 to 4
+ *    threads.
+ *  - The same call twice with the same thread count gives the same bits;
+ *    with GK_FLAG_DETERMINISTIC, 1, 2, 3 and 4 threads give the same bits.
+ *  - GEMMs called from inside an OpenMP parallel region.
+ * Inputs are fresh random numbers (GK_TEST_SEED to repeat); C starts as NaN
+ * when beta = 0, and its padding must come out unchanged.
+ */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gk_internal.h"
+#include "test_util.h"
+
+#define GEMM_FACTOR 2.0
+#define SAMPLE_ROWS 6
+
+static const char *const tables[] = {"generic", "avx2", "avx512"};
+
+static void *xmalloc(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+	if (p == NULL) {
+		fprintf(stderr, "test_gemm_shapes: out of memory (%zu bytes)\n", bytes);
+		exit(2);
+	}
+	return p;
+}
+
+static size_t esize(unsigned dt)
+{
+	return dt == GK_DTYPE_F32 ? sizeof(float) : sizeof(double);
+}
+
+static double getv(unsigned dt, const void *x, int64_t i)
+{
+	return dt == GK_DTYPE_F32 ? (double)((const float *)x)[i] : ((const double *)x)[i];
+}
+
+static void setv(unsigned dt, void *x, int64_t i, double v)
+{
+	if (dt == GK_DTYPE_F32)
+		((float *)x)[i] = (float)v;
+	else
+		((double *)x)[i] = v;
+}
+
+static void fill(unsigned dt, void *x, size_t n, tu_rng *r)
+{
+	if (dt == GK_DTYPE_F32)
+		tu_fill_f32(x, n, r);
+	else
+		tu_fill_f64(x, n, r);
+}
+
+static double unit_roundoff(unsigned dt)
+{
+	return dt == GK_DTYPE_F32 ? 0x1p-24 : 0x1p-53;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Unpacked kernels in isolation                                             */
+/* ------------------------------------------------------------------------ */
+
+/* One call of a table's unpacked kernel on an mv x nv tile of a C buffer
+ * with guard rows and columns around it. */
+static void ukr_case(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, int64_t k,
+                     int a_layout, double alpha, double beta, tu_rng *r)
+{
+	const size_t es = esize(dt);
+	/* A: by rows (0), by columns (1), or both strides above 1 (2). */
+	const int64_t rs_a = a_layout == 0 ? k + 3 : a_layout == 1 ? 1 : 2 * k + 1;
+	const int64_t cs_a = a_layout == 0 ? 1 : a_layout == 1 ? mv + 2 : 2;
+	const int64_t rs_b = nv + (int64_t)(tu_next(r) % 5);
+	const int64_t la = (mv - 1) * rs_a + (k > 0 ? (k - 1) * cs_a : 0) + 1;
+	const int64_t lb = (k > 0 ? (k - 1) * rs_b : 0) + nv;
+	/* C: guard rows above and below, guard columns either side. */
+	const int64_t rs_c = nv + 7, off = 2 * rs_c + 3, lc = (mv + 4) * rs_c;
+	void *a = xmalloc((size_t)la * es), *b = xmalloc((size_t)lb * es);
+	void *c = xmalloc((size_t)lc * es), *c0 = xmalloc((size_t)lc * es);
+	fill(dt, a, (size_t)la, r);
+	fill(dt, b, (size_t)lb, r);
+	fill(dt, c, (size_t)lc, r);
+	if (beta == 0.0)
+		for (int64_t i = 0; i < mv; i++)
+			for (int64_t j = 0; j < nv; j++)
+				setv(dt, c, off + i * rs_c + j, NAN);
+	memcpy(c0, c, (size_t)lc * es);
+	if (dt == GK_DTYPE_F32)
+		t->gemm_u_f32(mv, nv, k, (float)alpha, a, rs_a, cs_a, b, rs_b, (float)beta,
+		              (float *)c + off, rs_c);
+	else
+		t->gemm_u_f64(mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, (double *)c + off, rs_c);
+	int bad = 0, outside = 0;
+	for (int64_t x = 0; x < lc; x++) {
+		const int64_t i = (x - off) / rs_c - ((x - off) < 0), j = x - off - i * rs_c;
+		if (i < 0 || i >= mv || j < 0 || j >= nv) {
+			outside += memcmp((char *)c + x * es, (char *)c0 + x * es, es) != 0;
+			continue;
+		}
+		long double s = 0, mag = 0;
+		for (int64_t l = 0; l < k; l++) {
+			const long double pr = (long double)getv(dt, a, i * rs_a + l * cs_a) *
+			                       getv(dt, b, l * rs_b + j);
+			s += pr;
+			mag += fabsl(pr);
+		}
+		s *= alpha;
+		mag *= fabs(alpha);
+		if (beta != 0.0) {
+			s += (long double)beta * getv(dt, c0, x);
+			mag += fabsl((long double)beta * getv(dt, c0, x));
+		}
+		const double got = getv(dt, c, x);
+		if (!(fabsl((long double)got - s) <= 2.0L * (k + 2) * unit_roundoff(dt) * mag) &&
+		    bad++ == 0)
+			fprintf(stderr, "  C(%lld,%lld) = %.9g, expected %.9Lg\n", (long long)i,
+			        (long long)j, got, s);
+	}
+	TU_CHECK(bad == 0 && outside == 0,
+	         "%s gemm_u_%s %lldx%lld k=%lld A layout %d alpha=%g beta=%g: %d elements off, "
+	         "%d written outside the tile", t->name, dt == GK_DTYPE_F32 ? "f32" : "f64",
+	         (long long)mv, (long long)nv, (long long)k, a_layout, alpha, beta, bad, outside);
+	free(a);
+	free(b);
+	free(c);
+	free(c0);
+}
+
+/* The most rows a table's unpacked kernel takes in a tile nv wide. */
+static int64_t urows(const gk_kernels *t, unsigned dt, int64_t nv)
+{
+	const int64_t mu = dt == GK_DTYPE_F32 ? t->gemm_u_f32_mr : t->gemm_u_f64_mr;
+	const int64_t nu = dt == GK_DTYPE_F32 ? t->gemm_u_f32_nr : t->gemm_u_f64_nr;
+	const int64_t vw = dt == GK_DTYPE_F32 ? t->gemm_u_f32_vw : t->gemm_u_f64_vw;
+	const int64_t r = mu * (nu / vw) / ((nv + vw - 1) / vw);
+	return r < GK_GEMM_U_MAX_ROWS ? r : GK_GEMM_U_MAX_ROWS;
+}
+
+/* On packed slivers (rs_a = 1, cs_a = MR, rs_b = NR) the unpacked kernel, in
+ * pieces it takes, must give the packed kernel's bits. */
+static void ukr_same_bits(const gk_kernels *t, unsigned dt, int64_t k, double alpha, double beta,
+                          tu_rng *r)
+{
+	const size_t es = esize(dt);
+	const int64_t mr = dt == GK_DTYPE_F32 ? t->gemm_f32_mr : t->gemm_f64_mr;
+	const int64_t nr = dt == GK_DTYPE_F32 ? t->gemm_f32_nr : t->gemm_f64_nr;
+	const int64_t nu = dt == GK_DTYPE_F32 ? t->gemm_u_f32_nr : t->gemm_u_f64_nr;
+	const int64_t wv = nr < nu ? nr : nu, mu = urows(t, dt, wv);
+	void *a = xmalloc((size_t)(mr * k + 1) * es), *b = xmalloc((size_t)(nr * k + 1) * es);
+	void *c1 = xmalloc((size_t)(mr * nr) * es), *c2 = xmalloc((size_t)(mr * nr) * es);
+	fill(dt, a, (size_t)(mr * k + 1), r);
+	fill(dt, b, (size_t)(nr * k + 1), r);
+	fill(dt, c1, (size_t)(mr * nr), r);
+	memcpy(c2, c1, (size_t)(mr * nr) * es);
+	if (dt == GK_DTYPE_F32) {
+		t->gemm_f32(k, (float)alpha, a, b, (float)beta, c1, nr);
+		for (int64_t i = 0; i < mr; i += mu)
+			for (int64_t j = 0; j < nr; j += nu)
+				t->gemm_u_f32(mr - i < mu ? mr - i : mu, nr - j < nu ? nr - j : nu, k,
+				              (float)alpha, (const float *)a + i, 1, mr, (const float *)b + j,
+				              nr, (float)beta, (float *)c2 + i * nr + j, nr);
+	} else {
+		t->gemm_f64(k, alpha, a, b, beta, c1, nr);
+		for (int64_t i = 0; i < mr; i += mu)
+			for (int64_t j = 0; j < nr; j += nu)
+				t->gemm_u_f64(mr - i < mu ? mr - i : mu, nr - j < nu ? nr - j : nu, k, alpha,
+				              (const double *)a + i, 1, mr, (const double *)b + j, nr, beta,
+				              (double *)c2 + i * nr + j, nr);
+	}
+	TU_CHECK(memcmp(c1, c2, (size_t)(mr * nr) * es) == 0,
+	         "%s gemm_u_%s on packed slivers, k=%lld alpha=%g beta=%g: not the packed "
+	         "kernel's bits", t->name, dt == GK_DTYPE_F32 ? "f32" : "f64", (long long)k, alpha,
+	         beta);
+	free(a);
+	free(b);
+	free(c1);
+	free(c2);
+}
+
+/* Every tile shape the rule of kernel_api.h allows. */
+static void test_ukr(const gk_kernels *t, unsigned dt, tu_rng *r)
+{
+	static const double ab[][2] = {{1, 0}, {1, 1}, {-0.75, 0}, {2, -1.5}, {1, 0.5}};
+	const int64_t nu = dt == GK_DTYPE_F32 ? t->gemm_u_f32_nr : t->gemm_u_f64_nr;
+	int c = 0;
+	for (int64_t nv = 1; nv <= nu; nv++)
+		for (int64_t mv = 1; mv <= urows(t, dt, nv); mv++, c++) {
+			const int64_t k = c % 7 == 0 ? 0 : (int64_t)(tu_next(r) % 40);
+			ukr_case(t, dt, mv, nv, k, c % 3, ab[c % 5][0], ab[c % 5][1], r);
+		}
+	static const int64_t ks[] = {1, 3, 4, 5, 17, 64, 301};
+	for (int i = 0; i < 7; i++)
+		ukr_same_bits(t, dt, ks[i], ab[i % 5][0], ab[i % 5][1], r);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Through the API                                                           */
+/* ------------------------------------------------------------------------ */
+
+typedef struct {
+	unsigned dt;
+	gk_layout layout;
+	gk_trans ta, tb;
+	int64_t m, n, k, lda, ldb, ldc;
+	double alpha, beta;
+	void *a, *b, *c, *c0; /* c0: C before the call */
+	size_t ea, eb, ec;
+	int64_t *rows, nrows; /* rows compared (NULL: all) */
+	long double *ref;
+	char desc[160];
+} prob;
+
+static void prob_init(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_trans tb, int64_t m,
+                      int64_t n, int64_t k, double alpha, double beta, int sample, tu_rng *r)
+{
+	memset(p, 0, sizeof *p);
+	p->dt = dt;
+	p->layout = layout;
+	p->ta = ta;
+	p->tb = tb;
+	p->m = m;
+	p->n = n;
+	p->k = k;
+	p->alpha = alpha;
+	p->beta = beta;
+	const int rm = layout == GK_ROW_MAJOR;
+	const int64_t ra = ta != GK_NO_TRANS ? k : m, ca = ta != GK_NO_TRANS ? m : k;
+	const int64_t rb = tb != GK_NO_TRANS ? n : k, cb = tb != GK_NO_TRANS ? k : n;
+	p->lda = (rm ? ca : ra) + (int64_t)(tu_next(r) % 3);
+	p->ldb = (rm ? cb : rb) + (int64_t)(tu_next(r) % 3);
+	p->ldc = (rm ? n : m) + (int64_t)(tu_next(r) % 3);
+	p->ea = tu_extent(layout, ra, ca, p->lda);
+	p->eb = tu_extent(layout, rb, cb, p->ldb);
+	p->ec = tu_extent(layout, m, n, p->ldc);
+	const size_t es = esize(dt);
+	p->a = xmalloc(p->ea * es);
+	p->b = xmalloc(p->eb * es);
+	p->c = xmalloc(p->ec * es);
+	p->c0 = xmalloc(p->ec * es);
+	fill(dt, p->a, p->ea, r);
+	fill(dt, p->b, p->eb, r);
+	if (beta == 0.0) {
+		if (dt == GK_DTYPE_F32)
+			tu_poison_f32(p->c0, p->ec);
+		else
+			tu_poison_f64(p->c0, p->ec);
+	} else {
+		fill(dt, p->c0, p->ec, r);
+	}
+	memcpy(p->c, p->c0, p->ec * es);
+	if (sample && m > SAMPLE_ROWS) {
+		p->nrows = SAMPLE_ROWS;
+		p->rows = xmalloc(sizeof(int64_t) * SAMPLE_ROWS);
+		p->rows[0] = 0;
+		p->rows[1] = m - 1;
+		for (int i = 2; i < SAMPLE_ROWS; i++)
+			p->rows[i] = (int64_t)(tu_next(r) % (uint64_t)m);
+	} else {
+		p->nrows = m;
+	}
+	snprintf(p->desc, sizeof p->desc, "%s %s %c%c %lldx%lldx%lld alpha=%g beta=%g",
+	         dt == GK_DTYPE_F32 ? "f32" : "f64", rm ? "row" : "col",
+	         ta == GK_NO_TRANS ? 'N' : 'T', tb == GK_NO_TRANS ? 'N' : 'T', (long long)m,
+	         (long long)n, (long long)k, alpha, beta);
+}
+
+static void prob_free(prob *p)
+{
+	free(p->a);
+	free(p->b);
+	free(p->c);
+	free(p->c0);
+	free(p->rows);
+	free(p->ref);
+}
+
+/* One call into p->c (reset to C0 first) with the given context. */
+static gk_status prob_run(prob *p, const gk_context *ctx)
+{
+	memcpy(p->c, p->c0, p->ec * esize(p->dt));
+	if (p->dt == GK_DTYPE_F32)
+		return gk_sgemm_ex(ctx, p->layout, p->ta, p->tb, p->m, p->n, p->k, (float)p->alpha,
+		                   p->a, p->lda, p->b, p->ldb, (float)p->beta, p->c, p->ldc);
+	return gk_dgemm_ex(ctx, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda,
+	                   p->b, p->ldb, p->beta, p->c, p->ldc);
+}
+
+/* The result in p->c against the reference; returns 1 when it is right. */
+static int prob_check(prob *p, gk_status st, const char *who)
+{
+	TU_CHECK(st == GK_OK, "%s %s: status %d: %s", who, p->desc, (int)st, gk_last_error());
+	if (st != GK_OK)
+		return 0;
+	TU_CHECK(tu_padding_intact(p->dt, p->layout, p->m, p->n, p->c, p->c0, p->ldc),
+	         "%s %s: changed the padding of C", who, p->desc);
+	if (p->ref == NULL) {
+		p->ref = xmalloc(sizeof(long double) * (size_t)(p->nrows * p->n));
+		tu_ref_gemm(p->dt, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda,
+		            p->b, p->ldb, p->beta, p->c0, p->ldc, p->rows, p->nrows, p->ref);
+	}
+	const double err = tu_gemm_error(p->dt, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha,
+	                                 p->a, p->lda, p->b, p->ldb, p->beta, p->c0, p->c, p->ldc,
+	                                 p->rows, p->nrows, p->ref);
+	const double bound = tu_gemm_bound(p->dt, p->k, GEMM_FACTOR);
+	TU_CHECK(err <= bound, "%s %s: normwise error %.3g > bound %.3g", who, p->desc, err, bound);
+	return err <= bound;
+}
+
+static gk_context *ctx_new(int threads, unsigned flags)
+{
+	gk_context *ctx = NULL;
+	if (gk_context_create(&ctx) != GK_OK || gk_context_set_threads(ctx, threads) != GK_OK ||
+	    gk_context_set_flags(ctx, flags) != GK_OK) {
+		fprintf(stderr, "test_gemm_shapes: cannot set up a context\n");
+		exit(2);
+	}
+	return ctx;
+}
+
+static const double alphas[] = {1.0, -0.5, 1.0, 2.0};
+static const double betas[] = {0.0, 0.0, 1.0, -1.5};
+
+/* Skinny: m, n in 1..17 and a long k; every m and n in 1..17 with a
+ * moderate k, a few with k up to 3e5, threads 1 to 4. */
+static void test_skinny(unsigned dt, tu_rng *r)
+{
+	gk_context *ctx[5];
+	for (int t = 1; t <= 4; t++)
+		ctx[t] = ctx_new(t, 0u);
+	int c = 0;
+	for (int64_t m = 1; m <= 17; m++)
+		for (int64_t n = 1; n <= 17; n += (m % 4) + 1, c++) {
+			const int64_t k = 200 + (int64_t)(tu_next(r) % 3000);
+			prob p;
+			prob_init(&p, dt, c % 5 == 4 ? GK_COL_MAJOR : GK_ROW_MAJOR,
+			          c % 3 == 2 ? GK_TRANS : GK_NO_TRANS, c % 4 == 3 ? GK_TRANS : GK_NO_TRANS,
+			          m, n, k, alphas[c % 4], betas[c % 4], 0, r);
+			prob_check(&p, prob_run(&p, ctx[1 + c % 4]), "skinny");
+			prob_free(&p);
+		}
+	static const int64_t longk[][3] = {{8, 8, 300000}, {16, 16, 100000}, {17, 3, 150000},
+	                                   {1, 1, 200000}, {5, 17, 60000}, {13, 9, 40000}};
+	for (int i = 0; i < 6; i++)
+		for (int t = 1; t <= 4; t += (i % 2) + 1) {
+			prob p;
+			prob_init(&p, dt, (i + t) % 3 == 2 ? GK_COL_MAJOR : GK_ROW_MAJOR,
+			          t == 3 ? GK_TRANS : GK_NO_TRANS, (i + t) % 4 == 1 ? GK_TRANS : GK_NO_TRANS,
+			          longk[i][0], longk[i][1], longk[i][2], alphas[(i + t) % 4],
+			          betas[(i + t) % 4], 0, r);
+			prob_check(&p, prob_run(&p, ctx[t]), "skinny, long k");
+			prob_free(&p);
+		}
+	for (int t = 1; t <= 4; t++)
+		gk_context_destroy(ctx[t]);
+}
+
+/* Small cubes and shapes around the tiles, all transposes and layouts on
+ * a subset, and the lopsided 64 x 1000 x 1000 and 1000 x 1000 x 64. */
+static void test_small_and_lopsided(unsigned dt, tu_rng *r)
+{
+	gk_context *c1 = ctx_new(1, 0u), *c2 = ctx_new(2, 0u), *c3 = ctx_new(3, 0u);
+	static const int64_t sizes[] = {1, 2, 5, 6, 7, 8, 13, 16, 17, 24, 31, 32, 33, 48, 63, 64,
+	                                65, 100, 128, 129, 200};
+	const int ns = (int)(sizeof sizes / sizeof sizes[0]);
+	for (int i = 0; i < ns; i++) {
+		prob p;
+		prob_init(&p, dt, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, sizes[i], sizes[i], sizes[i],
+		          alphas[i % 4], betas[i % 4], 0, r);
+		prob_check(&p, prob_run(&p, i % 2 ? c2 : c1), "cube");
+		prob_free(&p);
+	}
+	for (int i = 0; i < 32; i++) {
+		const int lay = i & 1, tt = (i >> 1) & 3;
+		prob p;
+		prob_init(&p, dt, lay ? GK_COL_MAJOR : GK_ROW_MAJOR, tt & 1 ? GK_TRANS : GK_NO_TRANS,
+		          tt & 2 ? GK_CONJ_TRANS : GK_NO_TRANS, sizes[tu_next(r) % ns],
+		          sizes[tu_next(r) % ns], sizes[tu_next(r) % ns], alphas[i % 4],
+		          betas[(i / 4) % 4], 0, r);
+		prob_check(&p, prob_run(&p, i % 3 == 0 ? c1 : i % 3 == 1 ? c2 : c3), "transposes");
+		prob_free(&p);
+	}
+	static const int64_t lop[][3] = {{64, 1000, 1000}, {1000, 1000, 64}, {1000, 64, 1000},
+	                                 {37, 1500, 800}, {513, 300, 200}};
+	for (int i = 0; i < 5; i++) {
+		prob p;
+		prob_init(&p, dt, i == 4 ? GK_COL_MAJOR : GK_ROW_MAJOR, i == 2 ? GK_TRANS : GK_NO_TRANS,
+		          i == 3 ? GK_TRANS : GK_NO_TRANS, lop[i][0], lop[i][1], lop[i][2],
+		          alphas[i % 4], betas[i % 4], 1, r);
+		prob_check(&p, prob_run(&p, i % 2 ? c1 : c2), "lopsided");
+		prob_free(&p);
+	}
+	gk_context_destroy(c1);
+	gk_context_destroy(c2);
+	gk_context_destroy(c3);
+}
+
+/* Bits: the same call twice with the same thread count (no flag), and with
+ * GK_FLAG_DETERMINISTIC the same bits from 1, 2, 3 and 4 threads. Shapes
+ * for every way through cpu.blocked: skinny with the depth split, small
+ * unpacked, packed with a shared panel, packed by columns, dot products. */
+static void test_bits(unsigned dt, tu_rng *r)
+{
+	static const int64_t shapes[][3] = {{8, 8, 120000}, {16, 16, 50000}, {17, 5, 70000},
+	                                    {3, 30, 40000}, {31, 32, 25000}, {150, 170, 190},
+	                                    {600, 520, 700}, {60, 1400, 900}, {900, 6, 500}};
+	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
+	gk_context *plain[5], *det[5];
+	for (int t = 1; t <= 4; t++) {
+		plain[t] = ctx_new(t, 0u);
+		det[t] = ctx_new(t, GK_FLAG_DETERMINISTIC);
+	}
+	const size_t es = esize(dt);
+	for (int s = 0; s < nshapes; s++) {
+		prob p;
+		prob_init(&p, dt, GK_ROW_MAJOR, s % 4 == 3 ? GK_TRANS : GK_NO_TRANS,
+		          s % 3 == 1 ? GK_TRANS : GK_NO_TRANS, shapes[s][0], shapes[s][1],
+		          shapes[s][2], alphas[s % 4], betas[s % 4], 1, r);
+		void *first = xmalloc(p.ec * es);
+		/* Fixed thread count, no flag: two runs, the same bits. */
+		for (int t = 2; t <= 3; t++) {
+			gk_status st = prob_run(&p, plain[t]);
+			memcpy(first, p.c, p.ec * es);
+			gk_status st2 = prob_run(&p, plain[t]);
+			TU_CHECK(st == GK_OK && st2 == GK_OK && memcmp(first, p.c, p.ec * es) == 0,
+			         "%s, %d threads: two runs differ", p.desc, t);
+			if (t == 2)
+				prob_check(&p, st2, "bits");
+		}
+		/* The flag: every thread count gives the bits of one thread. */
+		gk_status st = prob_run(&p, det[1]);
+		memcpy(first, p.c, p.ec * es);
+		prob_check(&p, st, "deterministic, 1 thread");
+		for (int t = 2; t <= 4; t++) {
+			st = prob_run(&p, det[t]);
+			TU_CHECK(st == GK_OK && memcmp(first, p.c, p.ec * es) == 0,
+			         "%s, GK_FLAG_DETERMINISTIC: %d threads differ from 1", p.desc, t);
+		}
+		free(first);
+		prob_free(&p);
+	}
+	for (int t = 1; t <= 4; t++) {
+		gk_context_destroy(plain[t]);
+		gk_context_destroy(det[t]);
+	}
+}
+
+/* GEMMs from inside a parallel region: each thread its own problems, with
+ * the default thread count (1 there) and with an explicit 2 (nested). */
+static void test_in_parallel(unsigned dt, tu_rng *r)
+{
+	static const int64_t shapes[][3] = {{8, 8, 60000}, {40, 30, 50}, {300, 200, 250},
+	                                    {16, 3, 30000}};
+	prob p[4];
+	void *res[4][2];
+	gk_status st[4][2];
+	for (int i = 0; i < 4; i++) {
+		prob_init(&p[i], dt, GK_ROW_MAJOR, GK_NO_TRANS, i == 2 ? GK_TRANS : GK_NO_TRANS,
+		          shapes[i][0], shapes[i][1], shapes[i][2], alphas[i], betas[i], 1, r);
+		res[i][0] = xmalloc(p[i].ec * esize(dt));
+		res[i][1] = xmalloc(p[i].ec * esize(dt));
+	}
+	gk_context *two = ctx_new(2, 0u);
+#pragma omp parallel for num_threads(2) schedule(static, 1)
+	for (int i = 0; i < 4; i++) {
+		for (int w = 0; w < 2; w++) {
+			st[i][w] = prob_run(&p[i], w == 0 ? NULL : two);
+			memcpy(res[i][w], p[i].c, p[i].ec * esize(dt));
+		}
+	}
+	for (int i = 0; i < 4; i++) {
+		for (int w = 0; w < 2; w++) {
+			memcpy(p[i].c, res[i][w], p[i].ec * esize(dt));
+			prob_check(&p[i], st[i][w], w == 0 ? "inside a parallel region, default threads"
+			                                   : "inside a parallel region, 2 threads");
+			free(res[i][w]);
+		}
+		prob_free(&p[i]);
+	}
+	gk_context_destroy(two);
+}
+
+int main(void)
+{
+	tu_rng r;
+	tu_rng_init(&r, tu_seed());
+	const char *blocks = getenv("GK_GEMM_BLOCKS");
+	printf("cache blocks: %s\n", blocks && *blocks ? blocks : "from the caches");
+	for (size_t ti = 0; ti < sizeof tables / sizeof tables[0]; ti++) {
+		const gk_kernels *t = gk_kernels_by_name(tables[ti]);
+		if (t == NULL) {
+			printf("%s: not supported by this CPU, skipped\n", tables[ti]);
+			continue;
+		}
+		printf("%s: unpacked sgemm up to %dx%d (vectors of %d), dgemm up to %dx%d (%d)\n",
+		       t->name, t->gemm_u_f32_mr, t->gemm_u_f32_nr, t->gemm_u_f32_vw, t->gemm_u_f64_mr,
+		       t->gemm_u_f64_nr, t->gemm_u_f64_vw);
+		test_ukr(t, GK_DTYPE_F32, &r);
+		test_ukr(t, GK_DTYPE_F64, &r);
+	}
+	printf("kernel set in use: %s\n", gk_kernels_active()->name);
+	for (int d = 0; d < 2; d++) {
+		const unsigned dt = d == 0 ? GK_DTYPE_F32 : GK_DTYPE_F64;
+		test_skinny(dt, &r);
+		test_small_and_lopsided(dt, &r);
+		test_bits(dt, &r);
+		test_in_parallel(dt, &r);
+	}
+	return tu_finish("test_gemm_shapes");
+}
