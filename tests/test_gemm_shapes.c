@@ -336,8 +336,9 @@ static gk_context *ctx_new(int threads, unsigned flags)
 static const double alphas[] = {1.0, -0.5, 1.0, 2.0};
 static const double betas[] = {0.0, 0.0, 1.0, -1.5};
 
-/* Skinny: m, n in 1..17 and a long k; every m and n in 1..17 with a
- * moderate k, a few with k up to 3e5, threads 1 to 4. */
+/* Skinny: every m in 1..17 with a spread of n in 1..17 and k up to 3200,
+ * then a few with k up to 3e5 (the depth split among threads); threads 1
+ * to 4, transposes and layouts in turn. */
 static void test_skinny(unsigned dt, tu_rng *r)
 {
 	gk_context *ctx[5];
@@ -396,8 +397,9 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
 		prob_free(&p);
 	}
 	static const int64_t lop[][3] = {{64, 1000, 1000}, {1000, 1000, 64}, {1000, 64, 1000},
-	                                 {37, 1500, 800}, {513, 300, 200}};
-	for (int i = 0; i < 5; i++) {
+	                                 {37, 1500, 800}, {513, 300, 200}, {2, 800, 700},
+	                                 {700, 3, 600}, {1200, 40, 900}};
+	for (int i = 0; i < 8; i++) {
 		prob p;
 		prob_init(&p, dt, i == 4 ? GK_COL_MAJOR : GK_ROW_MAJOR, i == 2 ? GK_TRANS : GK_NO_TRANS,
 		          i == 3 ? GK_TRANS : GK_NO_TRANS, lop[i][0], lop[i][1], lop[i][2],
@@ -413,12 +415,14 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
 /* Bits: the same call twice with the same thread count (no flag), and with
  * GK_FLAG_DETERMINISTIC the same bits from 1, 2, 3 and 4 threads. Shapes
  * for every way through cpu.blocked: skinny with the depth split, small
- * unpacked, packed with a shared panel, packed by columns, dot products. */
+ * and thin unpacked, packed with a shared panel, packed by columns, dot
+ * products, axpy rows. */
 static void test_bits(unsigned dt, tu_rng *r)
 {
 	static const int64_t shapes[][3] = {{8, 8, 120000}, {16, 16, 50000}, {17, 5, 70000},
 	                                    {3, 30, 40000}, {31, 32, 25000}, {150, 170, 190},
-	                                    {600, 520, 700}, {60, 1400, 900}, {900, 6, 500}};
+	                                    {600, 520, 700}, {60, 1400, 900}, {900, 6, 500},
+	                                    {1000, 40, 700}, {700, 2, 600}, {2, 600, 700}};
 	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
 	gk_context *plain[5], *det[5];
 	for (int t = 1; t <= 4; t++) {

