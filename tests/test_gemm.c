@@ -613,6 +613,71 @@ static void inside_parallel_region(tu_rng *r)
 	gk_context_destroy(ctx2);
 }
 
+/*
+ * Tiny products take a fast path when no algorithm is named (gemm_api.c):
+ * it must give the bits of the general path, which a context naming
+ * "cpu.blocked" takes, for every layout, transpose pair and (alpha, beta),
+ * and leave the padding of C alone.
+ */
+static void tiny_fast_path(tu_rng *r)
+{
+	gk_context *ctx = NULL;
+	gk_status st = gk_context_create(&ctx);
+	if (st == GK_OK)
+		st = gk_context_set_algo(ctx, "cpu.blocked");
+	TU_CHECK(st == GK_OK, "tiny fast path: cannot make a context: %s", gk_last_error());
+	if (st != GK_OK)
+		return;
+	long cases = 0, diff = 0;
+	for (int rep = 0; rep < 400; rep++) {
+		const unsigned dt = (rep & 1) ? GK_DTYPE_F64 : GK_DTYPE_F32;
+		const int64_t m = 1 + (int64_t)(tu_next(r) % 64), n = 1 + (int64_t)(tu_next(r) % 64);
+		/* Up to the fast path's limit (m n k <= 64^3), and past it. */
+		const int64_t kmax = 2 * 64 * 64 * 64 / (m * n) < 300 ? 2 * 64 * 64 * 64 / (m * n) : 300;
+		const int64_t k = 1 + (int64_t)(tu_next(r) % (uint64_t)kmax);
+		const gk_layout lay = (tu_next(r) & 1) ? GK_COL_MAJOR : GK_ROW_MAJOR;
+		const gk_trans ta = pick_trans((int)(tu_next(r) & 1), r), tb = pick_trans((int)(tu_next(r) & 1), r);
+		const int ia = ta != GK_NO_TRANS, ib = tb != GK_NO_TRANS;
+		const int64_t lda = ld_need(lay, ia ? k : m, ia ? m : k) + (int64_t)(tu_next(r) % 3);
+		const int64_t ldb = ld_need(lay, ib ? n : k, ib ? k : n) + (int64_t)(tu_next(r) % 3);
+		const int64_t ldc = ld_need(lay, m, n) + (int64_t)(tu_next(r) % 3);
+		const double alpha = (tu_next(r) & 1) ? 1.0 : -0.75, beta = scalars[tu_next(r) % 3];
+		const size_t es = esize(dt);
+		const size_t ea = tu_extent(lay, ia ? k : m, ia ? m : k, lda);
+		const size_t eb = tu_extent(lay, ib ? n : k, ib ? k : n, ldb);
+		const size_t ec = tu_extent(lay, m, n, ldc);
+		void *a = xmalloc(ea * es), *b = xmalloc(eb * es), *c1 = xmalloc(ec * es);
+		fill(dt, a, ea, r);
+		fill(dt, b, eb, r);
+		fill(dt, c1, ec, r);
+		void *c2 = xdup(c1, ec * es);
+		gk_status s1, s2;
+		if (dt == GK_DTYPE_F32) {
+			s1 = gk_sgemm(lay, ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c1, ldc);
+			s2 = gk_sgemm_ex(ctx, lay, ta, tb, m, n, k, (float)alpha, a, lda, b, ldb,
+			                 (float)beta, c2, ldc);
+		} else {
+			s1 = gk_dgemm(lay, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c1, ldc);
+			s2 = gk_dgemm_ex(ctx, lay, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c2, ldc);
+		}
+		TU_CHECK(s1 == GK_OK && s2 == GK_OK, "tiny fast path %s %lldx%lldx%lld: status %d / %d",
+		         dt_name(dt), (long long)m, (long long)n, (long long)k, (int)s1, (int)s2);
+		const int same = memcmp(c1, c2, ec * es) == 0;
+		TU_CHECK(same, "tiny fast path %s %c%c %s %lldx%lldx%lld alpha %g beta %g: bits differ "
+		         "from cpu.blocked's", dt_name(dt), trans_char(ta), trans_char(tb),
+		         lay == GK_ROW_MAJOR ? "row" : "col", (long long)m, (long long)n, (long long)k,
+		         alpha, beta);
+		diff += !same;
+		cases++;
+		free(a);
+		free(b);
+		free(c1);
+		free(c2);
+	}
+	printf("  tiny fast path vs cpu.blocked: %ld cases, %ld differ\n", cases, diff);
+	gk_context_destroy(ctx);
+}
+
 int main(void)
 {
 	const uint64_t seed = tu_seed();
@@ -686,6 +751,7 @@ int main(void)
 		thread_counts("auto", dt, &r);
 	}
 	inside_parallel_region(&r);
+	tiny_fast_path(&r);
 
 	free(runs);
 	return tu_finish("test_gemm");

@@ -6,6 +6,7 @@
  * the CPU cannot run is refused with a warning. GK_ARCH_DEBUG=1 logs the
  * choice.
  */
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,14 @@ static void choose(void)
 
 const gk_kernels *gk_kernels_active(void)
 {
+	/* Asked on every GEMM call: after the first, one load instead of a
+	 * call to pthread_once. */
+	static _Atomic(const gk_kernels *) chosen;
+	const gk_kernels *k = atomic_load_explicit(&chosen, memory_order_acquire);
+	if (k != NULL)
+		return k;
 	pthread_once(&once, choose);
+	atomic_store_explicit(&chosen, active, memory_order_release);
 	return active;
 }
 

@@ -569,13 +569,6 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
 	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
-	const int det = (p->flags & GK_FLAG_DETERMINISTIC) != 0;
-	/* Never more threads than the work keeps busy. */
-	int nt = p->threads;
-	const double work = (double)m * (double)n * (double)k;
-	if (nt > 1 && work / GK_BLOCKED_MIN_WORK < nt)
-		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
-
 	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr);
 	/* All of C one or two tiles of the unpacked kernel, k one block: the
 	 * calls straight away. At 16 x 16 x 16 the loops of way 1 around them
@@ -595,6 +588,12 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 			return GK_OK;
 		}
 	}
+	const int det = (p->flags & GK_FLAG_DETERMINISTIC) != 0;
+	/* Never more threads than the work keeps busy. */
+	int nt = p->threads;
+	const double work = (double)m * (double)n * (double)k;
+	if (nt > 1 && work / GK_BLOCKED_MIN_WORK < nt)
+		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
 	const int skinny = m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY;
 	if (skinny) {
 		/* Way 2: the depth in groups. With the flag the groups depend on k

@@ -53,7 +53,8 @@ static inline __attribute__((always_inline)) void step(const int MV, const int N
 	__m256 bh = _mm256_setzero_ps();
 #pragma GCC unroll 4
 	for (int v = 0; v < NF; v++)
-		bv[v] = _mm512_maskz_loadu_ps(mk[v], b + VW * v);
+		bv[v] = HALF || v < NF - 1 ? _mm512_loadu_ps(b + VW * v)
+		                           : _mm512_maskz_loadu_ps(mk[v], b + VW * v);
 	if (HALF)
 		bh = _mm256_maskz_loadu_ps(mh, b + VW * NF);
 #pragma GCC unroll 8
@@ -136,6 +137,15 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 #pragma GCC unroll 4
 		for (int v = 0; v < NF; v++) {
 			__m512 r = alpha == 1.0f ? acc[i * NV + v] : _mm512_mul_ps(va, acc[i * NV + v]);
+			/* Only the last vector of a row may be cut short: the others
+			 * need no mask, which keeps the masks out of the loop's
+			 * registers. */
+			if (HALF || v < NF - 1) {
+				if (beta != 0.0f)
+					r = _mm512_fmadd_ps(vb, _mm512_loadu_ps(ci + VW * v), r);
+				_mm512_storeu_ps(ci + VW * v, r);
+				continue;
+			}
 			if (beta != 0.0f)
 				r = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(mk[v], ci + VW * v), r);
 			_mm512_mask_storeu_ps(ci + VW * v, mk[v], r);

@@ -50,7 +50,8 @@ static inline __attribute__((always_inline)) void step(const int MV, const int N
 	__m256d bh = _mm256_setzero_pd();
 #pragma GCC unroll 4
 	for (int v = 0; v < NF; v++)
-		bv[v] = _mm512_maskz_loadu_pd(mk[v], b + VW * v);
+		bv[v] = HALF || v < NF - 1 ? _mm512_loadu_pd(b + VW * v)
+		                           : _mm512_maskz_loadu_pd(mk[v], b + VW * v);
 	if (HALF)
 		bh = _mm256_maskz_loadu_pd(mh, b + VW * NF);
 #pragma GCC unroll 8
@@ -133,6 +134,15 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 #pragma GCC unroll 4
 		for (int v = 0; v < NF; v++) {
 			__m512d r = alpha == 1.0 ? acc[i * NV + v] : _mm512_mul_pd(va, acc[i * NV + v]);
+			/* Only the last vector of a row may be cut short: the others
+			 * need no mask, which keeps the masks out of the loop's
+			 * registers. */
+			if (HALF || v < NF - 1) {
+				if (beta != 0.0)
+					r = _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci + VW * v), r);
+				_mm512_storeu_pd(ci + VW * v, r);
+				continue;
+			}
 			if (beta != 0.0)
 				r = _mm512_fmadd_pd(vb, _mm512_maskz_loadu_pd(mk[v], ci + VW * v), r);
 			_mm512_mask_storeu_pd(ci + VW * v, mk[v], r);
