@@ -570,23 +570,23 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	const int64_t m = p->m, n = p->n, k = p->k;
 	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
 	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr);
-	/* All of C one or two tiles of the unpacked kernel, k one block: the
-	 * calls straight away. At 16 x 16 x 16 the loops of way 1 around them
-	 * cost a sixth. */
-	if (k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR) {
-		const int64_t lim = GK_FN(urows)(p->kern, n), h = m - m / 2;
-		if (m <= lim) {
-			p->kern->GK_UKR_U(m, n, k, p->alpha, p->a, p->rs_a, p->cs_a, p->b, p->rs_b,
-			                  p->beta, p->c, p->rs_c);
-			return GK_OK;
+	/* All of C one column of tiles of the unpacked kernel, k one block, one
+	 * thread: the calls straight away. At 16 x 16 x 16 the loops of way 1
+	 * around them cost a sixth. */
+	if (k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR &&
+	    (p->threads == 1 || (double)m * (double)n * (double)k < 2 * GK_BLOCKED_MIN_WORK)) {
+		GK_FN(rowplan) rp;
+		GK_FN(rowplan_init)(&rp, m, GK_FN(urows)(p->kern, n));
+		const GK_T *a = p->a;
+		GK_T *c = p->c;
+		for (int64_t ib = 0; ib < rp.nblk; ib++) {
+			const int64_t mv = rp.base + (ib < rp.extra);
+			p->kern->GK_UKR_U(mv, n, k, p->alpha, a, p->rs_a, p->cs_a, p->b, p->rs_b, p->beta,
+			                  c, p->rs_c);
+			a += mv * p->rs_a;
+			c += mv * p->rs_c;
 		}
-		if (m <= 2 * lim) {
-			p->kern->GK_UKR_U(h, n, k, p->alpha, p->a, p->rs_a, p->cs_a, p->b, p->rs_b,
-			                  p->beta, p->c, p->rs_c);
-			p->kern->GK_UKR_U(m - h, n, k, p->alpha, p->a + h * p->rs_a, p->rs_a, p->cs_a,
-			                  p->b, p->rs_b, p->beta, p->c + h * p->rs_c, p->rs_c);
-			return GK_OK;
-		}
+		return GK_OK;
 	}
 	const int det = (p->flags & GK_FLAG_DETERMINISTIC) != 0;
 	/* Never more threads than the work keeps busy. */
