@@ -62,6 +62,22 @@ typedef void (*gk_gemm_f64_fn)(int64_t k, double alpha, const double *restrict a
                                int64_t rs_c);
 
 /*
+ * The same microkernel, with the same arithmetic (the same bits), that
+ * also requests the cache lines at pf[0 .. npf) into L2 (any addresses: it
+ * never reads them), spread over its k loop. A driver that streams an
+ * operand from memory hands it the lines it needs next: a few requests
+ * issued all along keep the misses in flight without the stall of a burst
+ * on a full miss queue. The slot is NULL in a table without one (the
+ * driver then requests the lines itself).
+ */
+typedef void (*gk_gemm_pf_f32_fn)(int64_t k, float alpha, const float *restrict a,
+                                  const float *restrict b, float beta, float *restrict c,
+                                  int64_t rs_c, const void *const *pf, int64_t npf);
+typedef void (*gk_gemm_pf_f64_fn)(int64_t k, double alpha, const double *restrict a,
+                                  const double *restrict b, double beta, double *restrict c,
+                                  int64_t rs_c, const void *const *pf, int64_t npf);
+
+/*
  * Unpacked GEMM microkernel: one tile of C, mv x nv, straight from the
  * operands, for any k >= 0. With MU, NU and VW from the table (the largest
  * tile, which may differ from the packed kernel's, and the vector width),
@@ -149,6 +165,8 @@ typedef struct gk_kernels {
 	int gemm_f32_mr, gemm_f32_nr;
 	gk_gemm_f64_fn gemm_f64;
 	int gemm_f64_mr, gemm_f64_nr;
+	gk_gemm_pf_f32_fn gemm_pf_f32; /* the same with a prefetch list, or NULL */
+	gk_gemm_pf_f64_fn gemm_pf_f64;
 	gk_gemm_u_f32_fn gemm_u_f32; /* unpacked GEMM kernels: MU, NU, VW */
 	int gemm_u_f32_mr, gemm_u_f32_nr, gemm_u_f32_vw;
 	gk_gemm_u_f64_fn gemm_u_f64;

@@ -5,6 +5,7 @@
 #define GK_T float
 #define GK_ARGS gk_sgemm_args
 #define GK_UKR gemm_f32
+#define GK_UKR_PF gemm_pf_f32
 #define GK_UKR_U gemm_u_f32
 #define GK_UKR_U_FN gk_gemm_u_f32_fn
 #define GK_UMR gemm_u_f32_mr

@@ -5,6 +5,7 @@
 #define GK_T double
 #define GK_ARGS gk_dgemm_args
 #define GK_UKR gemm_f64
+#define GK_UKR_PF gemm_pf_f64
 #define GK_UKR_U gemm_u_f64
 #define GK_UKR_U_FN gk_gemm_u_f64_fn
 #define GK_UMR gemm_u_f64_mr

@@ -60,20 +60,66 @@ typedef struct {
 	int64_t apack_stride, bpack_stride;
 } GK_FN(plan);
 
-/* Rows of an operand to bring into cache while the kernels run: rows
- * [row, rows) of bytes each, at p + row * stride. */
-typedef struct {
-	const char *p;
-	int64_t stride, bytes, row, rows;
-} GK_FN(ahead);
+/* Lines of fetch-ahead one kernel call can be handed (a list on the
+ * stack): enough for the 30 rows of 10 lines that a call of the
+ * 64 x 4096 x 4096 SGEMM takes on. */
+#ifndef GK_BLOCKED_PF_MAX
+#define GK_BLOCKED_PF_MAX 512
+#endif
 
-/* The next n rows of *f, requested (into L2: they are packed soon, not
- * multiplied straight away). */
-static inline void GK_FN(ahead_step)(GK_FN(ahead) *f, int64_t n)
+/*
+ * The next piece of B in the own-columns way (thread_cols), packed a chunk
+ * of its rows at a time between the kernel calls on the current piece:
+ * B(row, col) at src[row * rs + col], cols x rows of it (B^T packed by
+ * rows: slivers of nr, ps apart, at dst); rows [0, row) packed so far,
+ * [row, pfrow) requested already.
+ *
+ * Why by chunks: B's rows lie a multiple of 4 KiB apart (16 KiB in
+ * 64 x 4096 x 4096), so the few lines a piece takes of each row all have
+ * the same page offsets and compete for a few of the sets of L2 (10 of
+ * every 64 for a piece 640 bytes wide): a whole next piece requested ahead
+ * (374 KiB) did not stay there, and packing it went at DRAM latency. A
+ * chunk requested during one kernel call and packed right after it does
+ * stay (64 x 4096 x 4096, one thread: DGEMM 5% faster, SGEMM the same
+ * within the noise).
+ */
+typedef struct {
+	const GK_T *src;
+	GK_T *dst;
+	int64_t rs, cols, rows, nr, ps;
+	int64_t row, pfrow;
+} GK_FN(next);
+
+/* Rows [pfrow, upto) of *x requested now, into L2. */
+static inline void GK_FN(next_fetch)(GK_FN(next) *x, int64_t upto)
 {
-	for (; n > 0 && f->row < f->rows; n--, f->row++)
-		for (int64_t o = 0; o < f->bytes; o += 64)
-			__builtin_prefetch(f->p + f->row * f->stride + o, 0, 2);
+	const int64_t bytes = x->cols * (int64_t)sizeof(GK_T);
+	for (; x->pfrow < upto; x->pfrow++)
+		for (int64_t o = 0; o < bytes; o += 64)
+			__builtin_prefetch((const char *)(x->src + x->pfrow * x->rs) + o, 0, 2);
+}
+
+/* The lines of rows [pfrow, upto) of *x listed in pf, for a kernel to
+ * request (at most cap of them; rows past that are requested at once);
+ * returns how many. */
+static inline int64_t GK_FN(next_list)(GK_FN(next) *x, int64_t upto, const void **pf, int64_t cap)
+{
+	const int64_t bytes = x->cols * (int64_t)sizeof(GK_T), lines = (bytes + 63) / 64;
+	int64_t q = 0;
+	for (; x->pfrow < upto && q + lines <= cap; x->pfrow++)
+		for (int64_t o = 0; o < bytes; o += 64)
+			pf[q++] = (const char *)(x->src + x->pfrow * x->rs) + o;
+	GK_FN(next_fetch)(x, upto);
+	return q;
+}
+
+/* Rows [row, upto) of *x packed. */
+static inline void GK_FN(next_pack)(GK_FN(next) *x, int64_t upto)
+{
+	if (upto > x->row)
+		GK_FN_PACK(x->cols, upto - x->row, x->src + x->row * x->rs, 1, x->rs, x->nr,
+		           x->dst + x->row * x->nr, x->ps);
+	x->row = upto;
 }
 
 /* A sliver's length in elements, padded so the next one stays aligned. */
@@ -390,29 +436,55 @@ static inline void GK_FN(tile)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, in
  * loop's constant (it stays in L1 or L2 while the A block streams past).
  * When this thread's part of the B panel fits in L2 anyway (short k, narrow
  * n), the A sliver is the constant instead: C is then walked along its rows,
- * which matters when C traffic dominates (4096 x 4096 x 64: 12% faster). */
+ * which matters when C traffic dominates (4096 x 4096 x 64: 12% faster).
+ * When nx is not NULL, the next piece of B is packed along the way (all of
+ * it by the return). */
 static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t js0, int64_t js1,
                          int64_t kc, const GK_T *ap, int64_t ps_a, const GK_T *bp, int64_t ps_b,
-                         GK_T beta, GK_T *c, GK_FN(ahead) *ahead)
+                         GK_T beta, GK_T *c, GK_FN(next) *nx)
 {
 	const int64_t mr = pl->mr, nr = pl->nr, rs_c = pl->p->rs_c;
 	if ((js1 - js0) * ps_b <= 2 * pl->bs.b_in_l2) {
-		/* Spread the rows to fetch ahead over the tiles. */
-		const int64_t tiles = (mv + mr - 1) / mr * (js1 - js0);
-		const int64_t step = ahead != NULL ? (ahead->rows - ahead->row + tiles - 1) / tiles : 0;
+		/* The next piece in chunks, one per tile: its rows requested during
+		 * the kernel call (by the kernel of the whole tiles, along its k
+		 * loop, where the table has one; else just before the call) and
+		 * packed right after it. The same requests in one burst before
+		 * each call stall on the full miss queue: 4% slower. */
+		const __typeof__(pl->p->kern->GK_UKR_PF) kpf = pl->p->kern->GK_UKR_PF;
+		const int64_t nfull = GK_FN(min)(js1, nv / nr) - js0;
+		const int64_t full = mv / mr * (nfull > 0 ? nfull : 0);
+		const int inkern = nx != NULL && kpf != NULL && full > 0;
+		const int64_t tiles = inkern ? full : (mv + mr - 1) / mr * (js1 - js0);
+		const int64_t chunk = nx != NULL ? (nx->rows + tiles - 1) / tiles : 0;
+		int64_t upto = 0;
 		for (int64_t i = 0, is = 0; i < mv; i += mr, is++)
 			for (int64_t js = js0; js < js1; js++) {
-				if (step > 0)
-					GK_FN(ahead_step)(ahead, step);
+				const int64_t h = GK_FN(min)(mv - i, mr), w = GK_FN(min)(nv - js * nr, nr);
+				const GK_T *at = ap + is * ps_a, *bt = bp + js * ps_b;
+				GK_T *ct = c + i * rs_c + js * nr;
+				if (nx == NULL || (inkern && (h < mr || w < nr))) {
+					GK_FN(tile)(pl, h, w, kc, at, bt, beta, ct);
+					continue;
+				}
+				upto = GK_FN(min)(upto + chunk, nx->rows);
+				if (inkern) {
+					const void *pf[GK_BLOCKED_PF_MAX];
+					const int64_t npf = GK_FN(next_list)(nx, upto, pf, GK_BLOCKED_PF_MAX);
+					kpf(kc, pl->p->alpha, at, bt, beta, ct, rs_c, pf, npf);
+				} else {
+					GK_FN(next_fetch)(nx, upto);
+					GK_FN(tile)(pl, h, w, kc, at, bt, beta, ct);
+				}
+				GK_FN(next_pack)(nx, upto);
+			}
+	} else {
+		for (int64_t js = js0; js < js1; js++)
+			for (int64_t i = 0, is = 0; i < mv; i += mr, is++)
 				GK_FN(tile)(pl, GK_FN(min)(mv - i, mr), GK_FN(min)(nv - js * nr, nr), kc,
 				            ap + is * ps_a, bp + js * ps_b, beta, c + i * rs_c + js * nr);
-			}
-		return;
 	}
-	for (int64_t js = js0; js < js1; js++)
-		for (int64_t i = 0, is = 0; i < mv; i += mr, is++)
-			GK_FN(tile)(pl, GK_FN(min)(mv - i, mr), GK_FN(min)(nv - js * nr, nr), kc,
-			            ap + is * ps_a, bp + js * ps_b, beta, c + i * rs_c + js * nr);
+	if (nx != NULL)
+		GK_FN(next_pack)(nx, nx->rows);
 }
 
 /* The shared-panel loops, for thread tid of nth on a tm x (nth / tm) grid. */
@@ -465,41 +537,47 @@ static void GK_FN(thread)(const GK_FN(plan) *pl, int tid, int nth, int tm)
  * takes a run of column slivers of C and packs, for each kc block, all of A
  * and then its columns of B a piece of nc (pl->bs.nc, sized for L2) at a
  * time, each piece used by every tile row while still in L2. B is read
- * once, from memory: while the kernels work on one piece, the rows of the
- * next are fetched (when B's rows are contiguous), so that packing it does
- * not wait on memory. */
+ * once, from memory: while the kernels work on one piece, the next (the
+ * next columns, or the first of the next kc block) is fetched and packed
+ * into the other of two buffers, chunk by chunk (GK_FN(next)), so that
+ * packing it does not wait on memory. */
 static void GK_FN(thread_cols)(const GK_FN(plan) *pl, int tid, int nth)
 {
 	const GK_ARGS *p = pl->p;
 	const int64_t m = p->m, n = p->n, k = p->k, mr = pl->mr, nr = pl->nr;
-	const int64_t kc = pl->bs.kc, nc = pl->bs.nc, es = (int64_t)sizeof(GK_T);
+	const int64_t kc = pl->bs.kc, nc = pl->bs.nc;
 	const int64_t nsl = (n + nr - 1) / nr;
 	const int64_t j0 = GK_FN(split)(nsl, tid, nth) * nr;
 	const int64_t j1 = GK_FN(min)(GK_FN(split)(nsl, tid + 1, nth) * nr, n);
 	GK_T *apack = pl->apack + (int64_t)tid * pl->apack_stride;
-	GK_T *bpack = pl->bpack + (int64_t)tid * pl->bpack_stride;
+	GK_T *bpack[2] = {pl->bpack + (int64_t)(2 * tid) * pl->bpack_stride,
+	                  pl->bpack + (int64_t)(2 * tid + 1) * pl->bpack_stride};
 	if (j1 <= j0)
 		return;
+	int cur = 0, packed = 0;
 	for (int64_t pc = 0; pc < k; pc += kc) {
 		const int64_t kv = GK_FN(min)(k - pc, kc);
 		const int64_t ps_a = GK_FN(sliver)(mr, kv), ps_b = GK_FN(sliver)(nr, kv);
 		const GK_T beta = pc == 0 ? p->beta : (GK_T)1;
 		GK_FN_PACK(m, kv, p->a + pc * p->cs_a, p->rs_a, p->cs_a, mr, apack, ps_a);
-		for (int64_t jc = j0; jc < j1; jc += nc) {
+		for (int64_t jc = j0; jc < j1; jc += nc, cur ^= 1) {
 			const int64_t nv = GK_FN(min)(j1 - jc, nc);
-			GK_FN_PACK(nv, kv, p->b + pc * p->rs_b + jc * p->cs_b, p->cs_b, p->rs_b, nr, bpack,
-			           ps_b);
+			if (!packed)
+				GK_FN_PACK(nv, kv, p->b + pc * p->rs_b + jc * p->cs_b, p->cs_b, p->rs_b, nr,
+				           bpack[cur], ps_b);
 			/* The next piece: the next columns, or the first of the next
-			 * kc block. */
+			 * kc block; by chunks when B's rows are contiguous. */
 			const int64_t pn = jc + nc < j1 ? pc : pc + kc, jn = jc + nc < j1 ? jc + nc : j0;
-			GK_FN(ahead) ahead = {.p = NULL, .stride = p->rs_b * es, .row = 0, .rows = 0,
-			                      .bytes = GK_FN(min)(j1 - jn, nc) * es};
-			if (p->cs_b == 1 && pn < k) {
-				ahead.p = (const char *)(p->b + pn * p->rs_b + jn);
-				ahead.rows = GK_FN(min)(k - pn, kc);
+			packed = p->cs_b == 1 && pn < k;
+			GK_FN(next) nx;
+			if (packed) {
+				const int64_t kn = GK_FN(min)(k - pn, kc);
+				nx = (GK_FN(next)){.src = p->b + pn * p->rs_b + jn, .dst = bpack[cur ^ 1],
+				                   .rs = p->rs_b, .cols = GK_FN(min)(j1 - jn, nc), .rows = kn,
+				                   .nr = nr, .ps = GK_FN(sliver)(nr, kn), .row = 0, .pfrow = 0};
 			}
-			GK_FN(macro)(pl, m, nv, 0, (nv + nr - 1) / nr, kv, apack, ps_a, bpack, ps_b, beta,
-			             p->c + jc, &ahead);
+			GK_FN(macro)(pl, m, nv, 0, (nv + nr - 1) / nr, kv, apack, ps_a, bpack[cur], ps_b,
+			             beta, p->c + jc, packed ? &nx : NULL);
 		}
 	}
 }
@@ -520,8 +598,8 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 	if (pl.bs.mc > mup)
 		pl.bs.mc = mup;
 	if (cols) {
-		/* Pieces of B such that A's block, the piece in use and the rows
-		 * of the next piece (fetched ahead) fit L2 together. */
+		/* Pieces of B such that A's block, the piece in use and the next
+		 * one (packed along the way) fit L2 together. */
 		const int64_t ps = GK_FN(sliver)(nr, pl.bs.kc);
 		const int64_t room = 2 * pl.bs.b_in_l2 - mup * pl.bs.kc;
 		const int64_t nc = room / 2 / ps * nr;
@@ -532,7 +610,7 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 	const int64_t ps_a = GK_FN(sliver)(mr, pl.bs.kc), ps_b = GK_FN(sliver)(nr, pl.bs.kc);
 	pl.apack_stride = pl.bs.mc / mr * ps_a;
 	pl.bpack_stride = pl.bs.nc / nr * ps_b;
-	const int nb = cols ? nt : 1;
+	const int nb = cols ? 2 * nt : 1; /* two pieces per thread */
 	const size_t bbytes = (size_t)(pl.bpack_stride * nb) * sizeof(GK_T);
 	const size_t abytes = (size_t)(pl.apack_stride * nt) * sizeof(GK_T);
 	char *ws = gk_gemm_workspace_get(bbytes + abytes);

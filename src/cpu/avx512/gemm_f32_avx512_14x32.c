@@ -16,6 +16,10 @@
  * hide the FMA latency. Fourteen rows keep the broadcasts per FMA low; the
  * 8 x 48 alternative wastes more of the tile on common sizes (n = 256:
  * 48 does not divide it) and measured no faster.
+ *
+ * gk_gemm_pf_f32_avx512_14x32 is the same kernel (the same bits) that also
+ * requests a list of cache lines into L2, a few per step of four, spread
+ * over its k loop (gk_gemm_pf_f32_fn in kernel_api.h).
  */
 #include <immintrin.h>
 #include "kernel_api.h"
@@ -37,9 +41,13 @@ static inline __attribute__((always_inline)) void rank1(__m512 *restrict c0, __m
 	}
 }
 
-void gk_gemm_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
-                              const float *restrict b, float beta, float *restrict c,
-                              int64_t rs_c)
+/* The kernel, with the lines pf[0 .. npf) requested along the way (none
+ * in the plain entry point, where the compiler drops the code). */
+static inline __attribute__((always_inline)) void kernel(int64_t k, float alpha,
+                                                         const float *restrict a,
+                                                         const float *restrict b, float beta,
+                                                         float *restrict c, int64_t rs_c,
+                                                         const void *const *pf, int64_t npf)
 {
 	__m512 c0[MR], c1[MR];
 #pragma GCC unroll 14
@@ -52,8 +60,15 @@ void gk_gemm_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
 		_mm_prefetch((const char *)(c + i * rs_c + NR - 1), _MM_HINT_T0);
 	}
 
+	/* At most per lines each step of four, so that the requests keep a
+	 * few misses in flight all along instead of stalling on a full miss
+	 * queue in one burst. */
+	const int64_t steps = k / 4, per = steps > 0 ? (npf + steps - 1) / steps : 0;
+	int64_t q = 0;
 	int64_t l = 0;
 	for (; l + 4 <= k; l += 4) {
+		for (const int64_t e = q + per < npf ? q + per : npf; q < e; q++)
+			_mm_prefetch((const char *)pf[q], _MM_HINT_T1);
 		rank1(c0, c1, a, b);
 		rank1(c0, c1, a + MR, b + NR);
 		rank1(c0, c1, a + 2 * MR, b + 2 * NR);
@@ -66,6 +81,8 @@ void gk_gemm_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
 		a += MR;
 		b += NR;
 	}
+	for (; q < npf; q++)
+		_mm_prefetch((const char *)pf[q], _MM_HINT_T1);
 
 	const __m512 va = _mm512_set1_ps(alpha);
 	if (beta == 0.0f) {
@@ -85,4 +102,18 @@ void gk_gemm_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
 			                 _mm512_fmadd_ps(vb, _mm512_loadu_ps(ci + 16), _mm512_mul_ps(va, c1[i])));
 		}
 	}
+}
+
+void gk_gemm_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
+                              const float *restrict b, float beta, float *restrict c,
+                              int64_t rs_c)
+{
+	kernel(k, alpha, a, b, beta, c, rs_c, NULL, 0);
+}
+
+void gk_gemm_pf_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
+                                 const float *restrict b, float beta, float *restrict c,
+                                 int64_t rs_c, const void *const *pf, int64_t npf)
+{
+	kernel(k, alpha, a, b, beta, c, rs_c, pf, npf);
 }

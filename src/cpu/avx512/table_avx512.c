@@ -8,6 +8,8 @@ static const gk_dot_f32_fn check_dot_f32 = gk_dot_f32_avx512;
 static const gk_dot_f64_fn check_dot_f64 = gk_dot_f64_avx512;
 static const gk_gemm_f32_fn check_gemm_f32 = gk_gemm_f32_avx512_14x32;
 static const gk_gemm_f64_fn check_gemm_f64 = gk_gemm_f64_avx512_8x24;
+static const gk_gemm_pf_f32_fn check_gemm_pf_f32 = gk_gemm_pf_f32_avx512_14x32;
+static const gk_gemm_pf_f64_fn check_gemm_pf_f64 = gk_gemm_pf_f64_avx512_8x24;
 static const gk_gemm_u_f32_fn check_gemm_u_f32 = gk_gemm_u_f32_avx512_6x64;
 static const gk_gemm_u_f64_fn check_gemm_u_f64 = gk_gemm_u_f64_avx512_6x32;
 static const gk_unroll_f32_fn check_unroll_f32 = gk_unroll_f32_avx512_2x4;
@@ -36,6 +38,8 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	t->gemm_f64 = check_gemm_f64;
 	t->gemm_f64_mr = GK_GEMM_F64_AVX512_MR;
 	t->gemm_f64_nr = GK_GEMM_F64_AVX512_NR;
+	t->gemm_pf_f32 = check_gemm_pf_f32;
+	t->gemm_pf_f64 = check_gemm_pf_f64;
 	t->gemm_u_f32 = check_gemm_u_f32;
 	t->gemm_u_f32_mr = GK_GEMM_U_F32_AVX512_MR;
 	t->gemm_u_f32_nr = GK_GEMM_U_F32_AVX512_NR;
