@@ -178,6 +178,15 @@ static inline int tiny_canon(const gk_context *ctx, gk_layout layout, gk_trans t
 	return 1;
 }
 
+/* The threads of a fast-path call: one where the blocked driver would run
+ * one anyway, without asking for the count. */
+static inline int tiny_threads(const gk_context *ctx, const canon *cn)
+{
+	if ((double)cn->m * (double)cn->n * (double)cn->k < 2 * GK_BLOCKED_MIN_WORK)
+		return 1;
+	return gk_resolve_threads(ctx ? ctx->threads : 0);
+}
+
 gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
                       int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
                       const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
@@ -189,7 +198,7 @@ gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	if (tiny_canon(ctx, layout, ta, tb, m, n, k, alpha == 0.0f, a, lda, b, ldb, c, ldc, &cn)) {
 		const gk_sgemm_args p = {
 			cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
-			cn.c, cn.rs_c, 1, ctx ? ctx->flags : 0u, gk_kernels_active(),
+			cn.c, cn.rs_c, tiny_threads(ctx, &cn), ctx ? ctx->flags : 0u, gk_kernels_active(),
 		};
 		return gk_sgemm_blocked(&p);
 	}
@@ -222,7 +231,7 @@ gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	if (tiny_canon(ctx, layout, ta, tb, m, n, k, alpha == 0.0, a, lda, b, ldb, c, ldc, &cn)) {
 		const gk_dgemm_args p = {
 			cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
-			cn.c, cn.rs_c, 1, ctx ? ctx->flags : 0u, gk_kernels_active(),
+			cn.c, cn.rs_c, tiny_threads(ctx, &cn), ctx ? ctx->flags : 0u, gk_kernels_active(),
 		};
 		return gk_dgemm_blocked(&p);
 	}

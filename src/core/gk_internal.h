@@ -122,6 +122,11 @@ GK_HIDDEN int gk_strassen_abc_levels(unsigned dtype, int64_t m, int64_t n, int64
 GK_HIDDEN gk_status gk_sgemm_blocked(const gk_sgemm_args *p);
 GK_HIDDEN gk_status gk_dgemm_blocked(const gk_dgemm_args *p);
 
+/* Multiply-adds (m * n * k) each thread of the blocked driver should have at
+ * least: below it, a thread costs more to start and join than it saves. A
+ * product under twice this runs on one thread. */
+#define GK_BLOCKED_MIN_WORK (48.0 * 48.0 * 48.0)
+
 /* C := beta * C on an m x n row-major block (beta = 0 writes zeros, reads nothing). */
 GK_HIDDEN void gk_scale_rows_f32(int64_t m, int64_t n, float beta, float *c, int64_t rs_c);
 GK_HIDDEN void gk_scale_rows_f64(int64_t m, int64_t n, double beta, double *c, int64_t rs_c);

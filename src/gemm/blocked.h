@@ -17,10 +17,6 @@
 /* Columns ahead (of X, in gk_pack_*) that packing prefetches. */
 #define GK_PACK_AHEAD 8
 
-/* Multiply-adds (m * n * k) each thread should have at least: below it, a
- * thread costs more to start and join than it saves. */
-#define GK_BLOCKED_MIN_WORK (96.0 * 96.0 * 96.0)
-
 /* Unpacked (no packing pass; blocked_tmpl.h, way 1) when m, n and k are all
  * at most SMALL_DIM and m n k at most SMALL_WORK: below that, packing costs
  * more than the strided reads it saves. Also when m and n are both at most
