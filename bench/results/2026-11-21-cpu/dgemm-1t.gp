@@ -5,7 +5,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1100,650 noenhanced
 }
 set output "dgemm-1t.png"
-set title "DGEMM, 1 thread, row-major C = A*B: AMD EPYC (2026-11-21 16:33:46 UTC)"
+set title "DGEMM, 1 thread, row-major C = A*B: AMD EPYC (2026-11-21 20:38:53 UTC)"
 set xlabel "m x n x k"
 set ylabel "GFLOPS"
 set datafile separator "\t"

@@ -5,7 +5,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1100,650 noenhanced
 }
 set output "sgemm.png"
-set title "SGEMM, 1 thread, row-major C = A*B: AMD EPYC (2026-11-21 16:29:53 UTC)"
+set title "SGEMM, 1 thread, row-major C = A*B: AMD EPYC (2026-11-21 21:02:40 UTC)"
 set xlabel "N (m = n = k)"
 set ylabel "GFLOPS"
 set datafile separator "\t"
