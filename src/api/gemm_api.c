@@ -140,34 +140,38 @@ static inline int tiny_ld_ok(int64_t ld, int64_t need)
 	return ld >= need && ld < TINY_LD;
 }
 
-/* Whether the call may take the fast path; if so, *cn is its canonical form. */
+enum { TINY_NO = 0, TINY_ONE_THREAD = 1, TINY_THREADS = 2 };
+
+/* Whether the call may take the fast path (TINY_NO if not); if so, *cn is
+ * its canonical form, and the answer says whether the product is under
+ * twice the blocked driver's work per thread (TINY_ONE_THREAD) or not. */
 static inline int tiny_canon(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
                              int64_t m, int64_t n, int64_t k, int alpha_zero, const void *a,
                              int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc,
                              canon *cn)
 {
 	if (ctx != NULL && (ctx->algo != NULL || ctx->backend == GK_BACKEND_CUDA))
-		return 0;
+		return TINY_NO;
 	if (m < 1 || n < 1 || k < 1 || m > TINY_WORK || n > TINY_WORK || k > TINY_WORK ||
 	    m * n * k > TINY_WORK || alpha_zero || a == NULL || b == NULL || c == NULL)
-		return 0;
+		return TINY_NO;
 	if (ta < GK_NO_TRANS || ta > GK_CONJ_TRANS || tb < GK_NO_TRANS || tb > GK_CONJ_TRANS)
-		return 0;
+		return TINY_NO;
 	const int64_t ra = is_trans(ta) ? k : m, ca = is_trans(ta) ? m : k;
 	const int64_t rb = is_trans(tb) ? n : k, cb = is_trans(tb) ? k : n;
 	int64_t rs_a, cs_a, rs_b, cs_b;
 	if (layout == GK_ROW_MAJOR) {
 		if (!tiny_ld_ok(lda, ca) || !tiny_ld_ok(ldb, cb) || !tiny_ld_ok(ldc, n))
-			return 0;
+			return TINY_NO;
 		rs_a = lda; cs_a = 1;
 		rs_b = ldb; cs_b = 1;
 	} else if (layout == GK_COL_MAJOR) {
 		if (!tiny_ld_ok(lda, ra) || !tiny_ld_ok(ldb, rb) || !tiny_ld_ok(ldc, m))
-			return 0;
+			return TINY_NO;
 		rs_a = 1; cs_a = lda;
 		rs_b = 1; cs_b = ldb;
 	} else {
-		return 0;
+		return TINY_NO;
 	}
 	if (is_trans(ta)) { int64_t t = rs_a; rs_a = cs_a; cs_a = t; }
 	if (is_trans(tb)) { int64_t t = rs_b; rs_b = cs_b; cs_b = t; }
@@ -175,16 +179,14 @@ static inline int tiny_canon(const gk_context *ctx, gk_layout layout, gk_trans t
 		*cn = (canon){m, n, k, a, rs_a, cs_a, b, rs_b, cs_b, c, ldc, 1};
 	else
 		*cn = (canon){n, m, k, b, cs_b, rs_b, a, cs_a, rs_a, c, ldc, 1};
-	return 1;
+	return m * n * k < (int64_t)(2 * GK_BLOCKED_MIN_WORK) ? TINY_ONE_THREAD : TINY_THREADS;
 }
 
-/* The threads of a fast-path call: one where the blocked driver would run
- * one anyway, without asking for the count. */
-static inline int tiny_threads(const gk_context *ctx, const canon *cn)
+/* The threads of a fast-path call that tiny_canon answered r: one where
+ * the blocked driver would run one anyway, without asking for the count. */
+static inline int tiny_threads(const gk_context *ctx, int r)
 {
-	if ((double)cn->m * (double)cn->n * (double)cn->k < 2 * GK_BLOCKED_MIN_WORK)
-		return 1;
-	return gk_resolve_threads(ctx ? ctx->threads : 0);
+	return r == TINY_ONE_THREAD ? 1 : gk_resolve_threads(ctx ? ctx->threads : 0);
 }
 
 gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
@@ -195,10 +197,12 @@ gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	canon cn;
 	int read_ab;
 	gk_clear_error();
-	if (tiny_canon(ctx, layout, ta, tb, m, n, k, alpha == 0.0f, a, lda, b, ldb, c, ldc, &cn)) {
+	const int tiny = tiny_canon(ctx, layout, ta, tb, m, n, k, alpha == 0.0f, a, lda, b, ldb, c,
+	                            ldc, &cn);
+	if (tiny != TINY_NO) {
 		const gk_sgemm_args p = {
 			cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
-			cn.c, cn.rs_c, tiny_threads(ctx, &cn), ctx ? ctx->flags : 0u, gk_kernels_active(),
+			cn.c, cn.rs_c, tiny_threads(ctx, tiny), ctx ? ctx->flags : 0u, gk_kernels_active(),
 		};
 		return gk_sgemm_blocked(&p);
 	}
@@ -228,10 +232,12 @@ gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	canon cn;
 	int read_ab;
 	gk_clear_error();
-	if (tiny_canon(ctx, layout, ta, tb, m, n, k, alpha == 0.0, a, lda, b, ldb, c, ldc, &cn)) {
+	const int tiny = tiny_canon(ctx, layout, ta, tb, m, n, k, alpha == 0.0, a, lda, b, ldb, c,
+	                            ldc, &cn);
+	if (tiny != TINY_NO) {
 		const gk_dgemm_args p = {
 			cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
-			cn.c, cn.rs_c, tiny_threads(ctx, &cn), ctx ? ctx->flags : 0u, gk_kernels_active(),
+			cn.c, cn.rs_c, tiny_threads(ctx, tiny), ctx ? ctx->flags : 0u, gk_kernels_active(),
 		};
 		return gk_dgemm_blocked(&p);
 	}
