@@ -43,6 +43,24 @@ static gk_status check_ld(const char *fn, const char *name, int64_t ld, int64_t 
 	return GK_OK;
 }
 
+/* The canonical problem of a call whose arguments are valid (rm: row-major). */
+static inline void canon_form(int rm, gk_trans ta, gk_trans tb, int64_t m, int64_t n, int64_t k,
+                              const void *a, int64_t lda, const void *b, int64_t ldb, void *c,
+                              int64_t ldc, canon *cn)
+{
+	/* Strides of op(A), op(B) and C in the caller's layout. */
+	int64_t rs_a = rm ? lda : 1, cs_a = rm ? 1 : lda;
+	int64_t rs_b = rm ? ldb : 1, cs_b = rm ? 1 : ldb;
+	if (is_trans(ta)) { int64_t t = rs_a; rs_a = cs_a; cs_a = t; }
+	if (is_trans(tb)) { int64_t t = rs_b; rs_b = cs_b; cs_b = t; }
+	if (rm) {
+		*cn = (canon){m, n, k, a, rs_a, cs_a, b, rs_b, cs_b, c, ldc, 1};
+	} else {
+		/* C column-major: compute C^T = op(B)^T op(A)^T, which is row-major. */
+		*cn = (canon){n, m, k, b, cs_b, rs_b, a, cs_a, rs_a, c, ldc, 1};
+	}
+}
+
 /* Check every argument; on success fill *cn with the canonical problem and
  * set *read_ab to whether A and B are needed. */
 static gk_status check_and_canon(const char *fn, gk_layout layout, gk_trans ta, gk_trans tb,
@@ -85,17 +103,7 @@ static gk_status check_and_canon(const char *fn, gk_layout layout, gk_trans ta, 
 		             (long long)rb, (long long)cb, (long long)ldb);
 	}
 
-	/* Strides of op(A), op(B) and C in the caller's layout. */
-	int64_t rs_a = rm ? lda : 1, cs_a = rm ? 1 : lda;
-	int64_t rs_b = rm ? ldb : 1, cs_b = rm ? 1 : ldb;
-	if (is_trans(ta)) { int64_t t = rs_a; rs_a = cs_a; cs_a = t; }
-	if (is_trans(tb)) { int64_t t = rs_b; rs_b = cs_b; cs_b = t; }
-	if (rm) {
-		*cn = (canon){m, n, k, a, rs_a, cs_a, b, rs_b, cs_b, c, ldc, 1};
-	} else {
-		/* C column-major: compute C^T = op(B)^T op(A)^T, which is row-major. */
-		*cn = (canon){n, m, k, b, cs_b, rs_b, a, cs_a, rs_a, c, ldc, 1};
-	}
+	canon_form(rm, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, cn);
 	return GK_OK;
 }
 
@@ -124,9 +132,9 @@ static gk_status choose_algo(const char *fn, const gk_context *ctx, int dtype_bi
 /*
  * The fast path of a tiny product (m n k at most TINY_WORK) with the
  * default choices (no context, or one that names no algorithm, backend
- * and CUDA aside): "auto" is then the blocked driver on one thread, as it
- * chooses for so little work itself (blocked.h), whatever the thread count
- * and flags. Every check of check_and_canon is made, for the case where
+ * and CUDA aside): "auto" is then the blocked driver, whatever the flags,
+ * as it chooses for so little work itself; on one thread, without asking
+ * for the count, under twice GK_BLOCKED_MIN_WORK. Every check of check_and_canon is made, for the case where
  * all pass and no extent can overflow (each side at most TINY_WORK, each
  * leading dimension below TINY_LD); any other call, an invalid one
  * included, takes the general path, which gives the same bits. At
@@ -157,28 +165,17 @@ static inline int tiny_canon(const gk_context *ctx, gk_layout layout, gk_trans t
 		return TINY_NO;
 	if (ta < GK_NO_TRANS || ta > GK_CONJ_TRANS || tb < GK_NO_TRANS || tb > GK_CONJ_TRANS)
 		return TINY_NO;
+	if (layout != GK_ROW_MAJOR && layout != GK_COL_MAJOR)
+		return TINY_NO;
+	const int rm = layout == GK_ROW_MAJOR;
+	/* A and B as stored: (ra x ca) and (rb x cb); each needs its leading
+	 * dimension at least its row length (row-major) or column length. */
 	const int64_t ra = is_trans(ta) ? k : m, ca = is_trans(ta) ? m : k;
 	const int64_t rb = is_trans(tb) ? n : k, cb = is_trans(tb) ? k : n;
-	int64_t rs_a, cs_a, rs_b, cs_b;
-	if (layout == GK_ROW_MAJOR) {
-		if (!tiny_ld_ok(lda, ca) || !tiny_ld_ok(ldb, cb) || !tiny_ld_ok(ldc, n))
-			return TINY_NO;
-		rs_a = lda; cs_a = 1;
-		rs_b = ldb; cs_b = 1;
-	} else if (layout == GK_COL_MAJOR) {
-		if (!tiny_ld_ok(lda, ra) || !tiny_ld_ok(ldb, rb) || !tiny_ld_ok(ldc, m))
-			return TINY_NO;
-		rs_a = 1; cs_a = lda;
-		rs_b = 1; cs_b = ldb;
-	} else {
+	if (!tiny_ld_ok(lda, rm ? ca : ra) || !tiny_ld_ok(ldb, rm ? cb : rb) ||
+	    !tiny_ld_ok(ldc, rm ? n : m))
 		return TINY_NO;
-	}
-	if (is_trans(ta)) { int64_t t = rs_a; rs_a = cs_a; cs_a = t; }
-	if (is_trans(tb)) { int64_t t = rs_b; rs_b = cs_b; cs_b = t; }
-	if (layout == GK_ROW_MAJOR)
-		*cn = (canon){m, n, k, a, rs_a, cs_a, b, rs_b, cs_b, c, ldc, 1};
-	else
-		*cn = (canon){n, m, k, b, cs_b, rs_b, a, cs_a, rs_a, c, ldc, 1};
+	canon_form(rm, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, cn);
 	return m * n * k < (int64_t)(2 * GK_BLOCKED_MIN_WORK) ? TINY_ONE_THREAD : TINY_THREADS;
 }
 

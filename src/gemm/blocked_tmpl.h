@@ -648,11 +648,15 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	const int64_t m = p->m, n = p->n, k = p->k;
 	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
 	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr);
+	/* Never more threads than the work keeps busy. */
+	int nt = p->threads;
+	const double work = (double)m * (double)n * (double)k;
+	if (nt > 1 && work / GK_BLOCKED_MIN_WORK < nt)
+		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
 	/* All of C one column of tiles of the unpacked kernel, k one block, one
 	 * thread: the calls straight away. At 16 x 16 x 16 the loops of way 1
 	 * around them cost a sixth. */
-	if (k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR &&
-	    (p->threads == 1 || (double)m * (double)n * (double)k < 2 * GK_BLOCKED_MIN_WORK)) {
+	if (nt == 1 && k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR) {
 		GK_FN(rowplan) rp;
 		GK_FN(rowplan_init)(&rp, m, GK_FN(urows)(p->kern, n));
 		const GK_T *a = p->a;
@@ -667,11 +671,6 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 		return GK_OK;
 	}
 	const int det = (p->flags & GK_FLAG_DETERMINISTIC) != 0;
-	/* Never more threads than the work keeps busy. */
-	int nt = p->threads;
-	const double work = (double)m * (double)n * (double)k;
-	if (nt > 1 && work / GK_BLOCKED_MIN_WORK < nt)
-		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
 	const int skinny = m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY;
 	if (skinny) {
 		/* Way 2: the depth in groups. With the flag the groups depend on k
