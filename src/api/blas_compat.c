@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "gemmkit_cblas.h"
-#include "context.h"
+#include "gk_context.h"
 
 /* One routine's names and element type. */
 typedef struct {

@@ -1,7 +1,7 @@
 /* context.c - the choices a call is made with: algorithm, backend, threads. */
 #include <stdlib.h>
 #include <string.h>
-#include "context.h"
+#include "gk_context.h"
 
 gk_status gk_context_create(gk_context **out)
 {
@@ -12,6 +12,8 @@ gk_status gk_context_create(gk_context **out)
 	ctx->algo = NULL;
 	ctx->backend = GK_BACKEND_AUTO;
 	ctx->threads = 0;
+	ctx->device = -1;
+	ctx->stream = NULL;
 	*out = ctx;
 	return GK_OK;
 }

@@ -4,7 +4,7 @@
  * form (gk_internal.h) and handed to the chosen algorithm.
  */
 #include <stdint.h>
-#include "context.h"
+#include "gk_context.h"
 
 typedef struct {
 	int64_t m, n, k;
@@ -120,8 +120,7 @@ static gk_status choose_algo(const char *fn, const gk_context *ctx, int dtype_bi
 	}
 	GK_RETURN_IF(backend != GK_BACKEND_AUTO && al->backend != backend, GK_ERR_UNSUPPORTED,
 	             "%s: algorithm %s does not run on the chosen backend", fn, al->name);
-	const int has_type = dtype_bits == GK_DTYPE_F32 ? al->sgemm != NULL : al->dgemm != NULL;
-	GK_RETURN_IF(!has_type, GK_ERR_UNSUPPORTED, "%s: algorithm %s does not handle this data type", fn, al->name);
+	GK_RETURN_IF(!gk_algo_has_type(al, (unsigned)dtype_bits), GK_ERR_UNSUPPORTED, "%s: algorithm %s does not handle this data type", fn, al->name);
 	GK_RETURN_IF(al->available != NULL && !al->available(),
 	             al->backend == GK_BACKEND_CUDA ? GK_ERR_NO_GPU : GK_ERR_UNSUPPORTED,
 	             "%s: algorithm %s cannot run on this machine", fn, al->name);

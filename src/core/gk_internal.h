@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "gemmkit.h"
 #include "kernel_api.h"
+#include "../cuda/cuda_gemm.h"
 
 #define GK_HIDDEN __attribute__((visibility("hidden")))
 
@@ -57,7 +58,13 @@ typedef struct gk_dgemm_args {
 typedef gk_status (*gk_sgemm_fn)(const gk_sgemm_args *p);
 typedef gk_status (*gk_dgemm_fn)(const gk_dgemm_args *p);
 
-/* One selectable algorithm. A NULL function means that type is not handled. */
+/*
+ * One selectable algorithm. A CPU row fills sgemm/dgemm (host pointers,
+ * canonical problem); a CUDA row fills dev_sgemm/dev_dgemm (device
+ * pointers: the CUDA drivers call them for the device-pointer API, and
+ * through pinned staging for host pointers). A NULL function means that
+ * type is not handled.
+ */
 typedef struct gk_algo {
 	const char *name;
 	const char *description;
@@ -66,7 +73,24 @@ typedef struct gk_algo {
 	gk_sgemm_fn sgemm;
 	gk_dgemm_fn dgemm;
 	int (*available)(void); /* NULL: always available */
+	gk_cuda_sgemm_fn dev_sgemm;
+	gk_cuda_dgemm_fn dev_dgemm;
 } gk_algo;
+
+/* Whether an algorithm has a function for the type (GK_DTYPE_F32 or _F64). */
+static inline int gk_algo_has_type(const gk_algo *al, unsigned dtype)
+{
+	if (al->backend == GK_BACKEND_CUDA)
+		return dtype == GK_DTYPE_F32 ? al->dev_sgemm != NULL : al->dev_dgemm != NULL;
+	return dtype == GK_DTYPE_F32 ? al->sgemm != NULL : al->dgemm != NULL;
+}
+
+/* Each backend's rows of the registry: src/gemm/algos_cpu.c and
+ * src/cuda/algos_cuda.c (listed, unavailable, when CUDA is not built). */
+extern GK_HIDDEN const gk_algo gk_algos_cpu[];
+extern GK_HIDDEN const int gk_algos_cpu_count;
+extern GK_HIDDEN const gk_algo gk_algos_cuda[];
+extern GK_HIDDEN const int gk_algos_cuda_count;
 
 /* The registry (src/api/algos.c): every algorithm, "auto" excluded. */
 GK_HIDDEN int gk_algo_table_size(void);

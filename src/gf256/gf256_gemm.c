@@ -17,7 +17,7 @@
 #include <string.h>
 #include <omp.h>
 #include "gf256_internal.h"
-#include "../api/context.h"
+#include "gk_context.h"
 
 /* Inputs one kernel call streams at most. Past a dozen or so concurrent
  * read streams the hardware prefetchers lose track and every stream slows

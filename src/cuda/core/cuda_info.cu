@@ -21,6 +21,16 @@ __attribute__((visibility("hidden"))) int gk_cuda_device_count(void)
 	return n;
 }
 
+/* Whether a device is present, asked once: the availability test of the
+ * cuda.* rows of the registry. */
+__attribute__((visibility("hidden"))) int gk_cuda_available(void)
+{
+	static int known = -1;
+	if (known < 0)
+		known = gk_cuda_device_count() > 0;
+	return known;
+}
+
 __attribute__((visibility("hidden"))) void gk_cuda_device_name(int dev, char *buf, size_t len)
 {
 	cudaDeviceProp prop;

@@ -1,4 +1,6 @@
-/* cuda_stub.c - the CUDA queries of a build without CUDA: nothing is there. */
+/* cuda_stub.c - the CUDA backend of a build without CUDA: no device is
+ * there. The CUDA rows of the registry (algos_cuda.c) are still listed,
+ * unavailable; the device-pointer API returns GK_ERR_NO_GPU. */
 #include <stdio.h>
 #include "gk_internal.h"
 
@@ -16,4 +18,9 @@ void gk_cuda_device_name(int dev, char *buf, size_t len)
 {
 	if (len > 0)
 		snprintf(buf, len, "no CUDA device %d", dev);
+}
+
+int gk_cuda_available(void)
+{
+	return 0;
 }

@@ -1,0 +1,109 @@
+/*
+ * cuda_gemm.h - the seam between the backend-neutral API edge and the CUDA
+ * backend, in plain C (included by .c and .cu files alike).
+ *
+ * The API edge checks every argument and builds the canonical problem
+ * (gk_internal.h): C = alpha * A * B + beta * C, A m x k, B k x n, C m x n,
+ * element (i, j) of X at x[i * rs_x + j * cs_x], C row-major (cs_c = 1).
+ * From the BLAS layouts at least one of rs_a, cs_a is 1, and likewise for B.
+ * The CUDA backend adds its execution state: the device and the stream.
+ *
+ * A device launcher (gk_cuda_sgemm_fn) computes one canonical problem whose
+ * pointers are device memory, asynchronously on p->stream, on the current
+ * device (the driver has made p->device current). Its contract:
+ *   - m, n, k >= 1 and alpha != 0 (the driver does the trivial cases);
+ *   - correct for every m, n, k, stride and alpha/beta; beta == 0 does not
+ *     read C (NaN in C does not reach the result);
+ *   - every CUDA call checked: a failure returns GK_ERR_CUDA (or
+ *     GK_ERR_NO_MEMORY for an allocation) with gk_set_error's message; the
+ *     launch itself is checked with cudaGetLastError();
+ *   - workspace, if any, is taken stream-ordered (cudaMallocAsync /
+ *     cudaFreeAsync on p->stream), never with a device-wide synchronization.
+ */
+#ifndef GK_CUDA_GEMM_H
+#define GK_CUDA_GEMM_H
+
+#include <stdint.h>
+#include "gemmkit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gk_cuda_sgemm_args {
+	int64_t m, n, k;
+	float alpha, beta;
+	const float *a; int64_t rs_a, cs_a;
+	const float *b; int64_t rs_b, cs_b;
+	float *c; int64_t rs_c;
+	void *stream;  /* cudaStream_t */
+	int device;    /* the current device */
+	int sm_count;  /* its multiprocessors */
+} gk_cuda_sgemm_args;
+
+typedef struct gk_cuda_dgemm_args {
+	int64_t m, n, k;
+	double alpha, beta;
+	const double *a; int64_t rs_a, cs_a;
+	const double *b; int64_t rs_b, cs_b;
+	double *c; int64_t rs_c;
+	void *stream;
+	int device;
+	int sm_count;
+} gk_cuda_dgemm_args;
+
+typedef gk_status (*gk_cuda_sgemm_fn)(const gk_cuda_sgemm_args *p);
+typedef gk_status (*gk_cuda_dgemm_fn)(const gk_cuda_dgemm_args *p);
+
+/* ---- The drivers (src/cuda/core/) ------------------------------------- */
+
+/* Run a CUDA launcher on a canonical problem of device pointers: select the
+ * device, do the trivial cases (alpha = 0 or k = 0: C = beta C on the
+ * device), launch. Asynchronous on `stream`. m, n >= 1. */
+gk_status gk_cuda_sgemm_device_run(gk_cuda_sgemm_fn fn, int device, void *stream,
+                                   int64_t m, int64_t n, int64_t k, float alpha,
+                                   const float *a, int64_t rs_a, int64_t cs_a,
+                                   const float *b, int64_t rs_b, int64_t cs_b,
+                                   float beta, float *c, int64_t rs_c);
+gk_status gk_cuda_dgemm_device_run(gk_cuda_dgemm_fn fn, int device, void *stream,
+                                   int64_t m, int64_t n, int64_t k, double alpha,
+                                   const double *a, int64_t rs_a, int64_t cs_a,
+                                   const double *b, int64_t rs_b, int64_t cs_b,
+                                   double beta, double *c, int64_t rs_c);
+
+/* The same problem with host pointers: A, B (and C when beta != 0) are
+ * copied to the device through reused pinned staging buffers, the launcher
+ * runs, C is copied back; synchronous. A problem that does not fit the
+ * device's free memory returns GK_ERR_UNSUPPORTED. */
+gk_status gk_cuda_sgemm_host_run(gk_cuda_sgemm_fn fn, int device, void *stream,
+                                 int64_t m, int64_t n, int64_t k, float alpha,
+                                 const float *a, int64_t rs_a, int64_t cs_a,
+                                 const float *b, int64_t rs_b, int64_t cs_b,
+                                 float beta, float *c, int64_t rs_c);
+gk_status gk_cuda_dgemm_host_run(gk_cuda_dgemm_fn fn, int device, void *stream,
+                                 int64_t m, int64_t n, int64_t k, double alpha,
+                                 const double *a, int64_t rs_a, int64_t cs_a,
+                                 const double *b, int64_t rs_b, int64_t cs_b,
+                                 double beta, double *c, int64_t rs_c);
+
+/* Whether CUDA is built and a device is present (cached after the first
+ * call): the availability test of every cuda.* row. */
+int gk_cuda_available(void);
+
+/* ---- Launchers, one per algorithm row of src/cuda/algos_cuda.c -------- */
+
+/* The seeds' ladders (src/cuda/ladder/, one technique per file). */
+/* LADDER-BEGIN (launcher prototypes of src/cuda/ladder/) */
+/* LADDER-END */
+
+/* The production kernels (src/cuda/gemm/). */
+/* SGEMM-BEGIN (launcher prototypes of src/cuda/gemm/sgemm_*) */
+/* SGEMM-END */
+/* DGEMM-BEGIN (launcher prototypes of src/cuda/gemm/dgemm_*) */
+/* DGEMM-END */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GK_CUDA_GEMM_H */
