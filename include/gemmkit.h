@@ -122,10 +122,15 @@ typedef enum gk_backend {
  * @param lda >= max(1, number of columns of A as stored) for row-major,
  *            >= max(1, number of rows of A as stored) for column-major.
  *            Likewise ldb and ldc.
+ * Without a context the product runs on the CPU. Through gk_sgemm_ex with
+ * a context whose backend is GK_BACKEND_CUDA (or whose algorithm is a
+ * cuda.* one) it runs on the GPU from host pointers (gk_context_set_backend).
+ *
  * @return GK_OK, or GK_ERR_INVALID_VALUE, GK_ERR_NEGATIVE_SIZE,
  *         GK_ERR_BAD_LD, GK_ERR_NULL_POINTER, GK_ERR_OVERFLOW,
  *         GK_ERR_NO_MEMORY; C is untouched when an error is returned for an
- *         argument.
+ *         argument. On the GPU also GK_ERR_NO_GPU, GK_ERR_CUDA, and
+ *         GK_ERR_UNSUPPORTED when A, B and C do not fit the device's memory.
  */
 GK_API gk_status gk_sgemm(gk_layout layout, gk_trans ta, gk_trans tb,
                           int64_t m, int64_t n, int64_t k,
@@ -176,11 +181,41 @@ GK_API gk_status gk_context_set_algo(gk_context *ctx, const char *name);
 GK_API const char *gk_context_algo(const gk_context *ctx);
 
 /**
- * Choose the backend. With GK_BACKEND_AUTO, "auto" picks by size and device;
- * with GK_BACKEND_CPU or GK_BACKEND_CUDA it stays on that backend.
+ * Choose the backend. GK_BACKEND_AUTO (the default) runs "auto" on the CPU
+ * and a named algorithm on its own backend; GK_BACKEND_CPU and
+ * GK_BACKEND_CUDA keep "auto" on that backend and refuse an algorithm of
+ * the other one. With GK_BACKEND_CUDA, gk_sgemm_ex / gk_dgemm_ex take host
+ * pointers, copy the operands to the context's device through pinned
+ * staging buffers, and copy C back before returning; gk_sgemm_device /
+ * gk_dgemm_device take device pointers.
  * @return GK_OK, GK_ERR_NULL_POINTER or GK_ERR_INVALID_VALUE.
  */
 GK_API gk_status gk_context_set_backend(gk_context *ctx, gk_backend backend);
+
+/**
+ * Choose the CUDA device of the context's GPU calls: 0 <= device < the
+ * number of devices, or -1 (the default) for the calling thread's current
+ * device (cudaGetDevice). A call made with it makes the device current for
+ * its duration and restores the caller's current device before returning.
+ * A device that is not present is reported by the call (GK_ERR_INVALID_VALUE).
+ * @return GK_OK, GK_ERR_NULL_POINTER, or GK_ERR_INVALID_VALUE for device < -1.
+ */
+GK_API gk_status gk_context_set_device(gk_context *ctx, int device);
+
+/** @return the context's CUDA device (-1: the current one); -1 if ctx is NULL. */
+GK_API int gk_context_device(const gk_context *ctx);
+
+/**
+ * Choose the CUDA stream (a cudaStream_t of the context's device, passed as
+ * void *) on which the device-pointer calls are queued; NULL (the default)
+ * is the legacy default stream. The host-pointer calls use it too, and
+ * synchronize it before returning. gemmkit never destroys it.
+ * @return GK_OK or GK_ERR_NULL_POINTER.
+ */
+GK_API gk_status gk_context_set_stream(gk_context *ctx, void *stream);
+
+/** @return the context's CUDA stream (NULL: the default stream, or ctx NULL). */
+GK_API void *gk_context_stream(const gk_context *ctx);
 
 /**
  * Set the number of CPU threads for calls made with this context; 0 (the
@@ -230,6 +265,44 @@ GK_API gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout,
                              double alpha, const double *a, int64_t lda,
                              const double *b, int64_t ldb,
                              double beta, double *c, int64_t ldc);
+
+/* ------------------------------------------------------------------------ */
+/* GEMM on operands in GPU memory                                            */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * C = alpha * op(A) * op(B) + beta * C, single precision, with a, b and c
+ * pointing to memory of the context's CUDA device (cudaMalloc). The
+ * arguments and their meaning are those of gk_sgemm; the checks are made on
+ * the host, so nothing is queued when one fails. The product is queued on
+ * the context's stream and the call returns without waiting for it:
+ * synchronize the stream (or the device) before reading C on the host.
+ * BLAS semantics as gk_sgemm (beta = 0 does not read C; alpha = 0 or k = 0
+ * does not read A or B).
+ *
+ * The algorithm is the context's if it names a cuda.* one, else "auto" for
+ * the GPU (cuda.sgemm); a cpu.* algorithm is refused (GK_ERR_UNSUPPORTED).
+ * A kernel fault is reported by a later CUDA call on the stream, as with
+ * any asynchronous CUDA library.
+ * @return GK_OK; the argument errors of gk_sgemm; GK_ERR_NO_GPU (built
+ *         without CUDA, or no device); GK_ERR_INVALID_VALUE (the context's
+ *         device is not present); GK_ERR_NO_MEMORY (device workspace);
+ *         GK_ERR_CUDA (any other CUDA error; gk_last_error() names it).
+ */
+GK_API gk_status gk_sgemm_device(const gk_context *ctx, gk_layout layout,
+                                 gk_trans ta, gk_trans tb,
+                                 int64_t m, int64_t n, int64_t k,
+                                 float alpha, const float *a, int64_t lda,
+                                 const float *b, int64_t ldb,
+                                 float beta, float *c, int64_t ldc);
+
+/** As gk_sgemm_device, double precision ("auto": cuda.dgemm). */
+GK_API gk_status gk_dgemm_device(const gk_context *ctx, gk_layout layout,
+                                 gk_trans ta, gk_trans tb,
+                                 int64_t m, int64_t n, int64_t k,
+                                 double alpha, const double *a, int64_t lda,
+                                 const double *b, int64_t ldb,
+                                 double beta, double *c, int64_t ldc);
 
 /* ------------------------------------------------------------------------ */
 /* Algorithms and information                                                */
@@ -359,8 +432,11 @@ GK_API gk_status gk_gf256_gemm_rows_ex(const gk_context *ctx, int64_t m, int64_t
  * data) and parity row i below it. Parity is byte-identical to ISA-L's
  * ec_encode_data with the same matrix. Every call runs on the default thread
  * count (GK_NUM_THREADS, OMP_NUM_THREADS, or the number of processors) when
- * the shards are long enough. A gk_rs is read-only after creation: threads
- * may share it.
+ * the shards are long enough; the _ex variants take a gk_context whose
+ * thread count (gk_context_set_threads) is used instead, and whose backend
+ * must be GK_BACKEND_AUTO or GK_BACKEND_CPU (the codes run on the CPU; a
+ * context with GK_BACKEND_CUDA is refused with GK_ERR_UNSUPPORTED). A gk_rs
+ * is read-only after creation: threads may share it.
  */
 
 /** How the coding matrix of a systematic code is built. */
@@ -410,6 +486,15 @@ GK_API gk_status gk_rs_encode(const gk_rs *rs, int64_t len,
                               const uint8_t *const *data, uint8_t *const *parity);
 
 /**
+ * As gk_rs_encode, with the choices of ctx (NULL: the defaults): its thread
+ * count, and its backend, which must not be GK_BACKEND_CUDA.
+ * @return as gk_rs_encode, or GK_ERR_UNSUPPORTED (a CUDA context; nothing
+ *         written).
+ */
+GK_API gk_status gk_rs_encode_ex(const gk_context *ctx, const gk_rs *rs, int64_t len,
+                                 const uint8_t *const *data, uint8_t *const *parity);
+
+/**
  * Rebuild missing shards in place. shards[0..k+m) point to len-byte buffers;
  * present[i] != 0 marks shard i as intact, the others are rewritten. With
  * data_only != 0 only missing data shards are rebuilt (missing parity shards
@@ -424,6 +509,16 @@ GK_API gk_status gk_rs_reconstruct(const gk_rs *rs, int64_t len, uint8_t *const 
                                    const uint8_t *present, int data_only);
 
 /**
+ * As gk_rs_reconstruct, with the choices of ctx (NULL: the defaults): its
+ * thread count, and its backend, which must not be GK_BACKEND_CUDA.
+ * @return as gk_rs_reconstruct, or GK_ERR_UNSUPPORTED (a CUDA context;
+ *         nothing written).
+ */
+GK_API gk_status gk_rs_reconstruct_ex(const gk_context *ctx, const gk_rs *rs, int64_t len,
+                                      uint8_t *const *shards, const uint8_t *present,
+                                      int data_only);
+
+/**
  * Check that the parity shards match the data shards: shards[0..k+m), each
  * len bytes, are only read.
  * @param ok set to 1 when they all match, else 0 (also 0 on an error).
@@ -432,6 +527,14 @@ GK_API gk_status gk_rs_reconstruct(const gk_rs *rs, int64_t len, uint8_t *const 
  */
 GK_API gk_status gk_rs_verify(const gk_rs *rs, int64_t len, const uint8_t *const *shards,
                               int *ok);
+
+/**
+ * As gk_rs_verify, with the choices of ctx (NULL: the defaults): its thread
+ * count, and its backend, which must not be GK_BACKEND_CUDA.
+ * @return as gk_rs_verify, or GK_ERR_UNSUPPORTED (a CUDA context; *ok is 0).
+ */
+GK_API gk_status gk_rs_verify_ex(const gk_context *ctx, const gk_rs *rs, int64_t len,
+                                 const uint8_t *const *shards, int *ok);
 
 /**
  * Bring the parity up to date after data shard `index` (0 <= index < k)
@@ -444,6 +547,16 @@ GK_API gk_status gk_rs_verify(const gk_rs *rs, int64_t len, const uint8_t *const
 GK_API gk_status gk_rs_update(const gk_rs *rs, int64_t len, int index,
                               const uint8_t *old_data, const uint8_t *new_data,
                               uint8_t *const *parity);
+
+/**
+ * As gk_rs_update, with the choices of ctx (NULL: the defaults): its thread
+ * count, and its backend, which must not be GK_BACKEND_CUDA.
+ * @return as gk_rs_update, or GK_ERR_UNSUPPORTED (a CUDA context; parity
+ *         untouched).
+ */
+GK_API gk_status gk_rs_update_ex(const gk_context *ctx, const gk_rs *rs, int64_t len,
+                                 int index, const uint8_t *old_data, const uint8_t *new_data,
+                                 uint8_t *const *parity);
 
 #ifdef __cplusplus
 }

@@ -35,14 +35,16 @@ const gk_algo *gk_algo_find(const char *name)
 }
 
 /* On the CPU the blocked driver serves every shape: it sizes its blocks
- * and its thread count to the problem. No GPU algorithm is registered yet,
- * so GK_BACKEND_CUDA has nothing to pick. */
+ * and its thread count to the problem. On the GPU the production kernels
+ * choose their tiles (and split-K) by shape themselves: cuda.sgemm for
+ * float, cuda.dgemm for double. GK_BACKEND_AUTO stays on the CPU: a GPU
+ * is used only when the caller asks for it. */
 const gk_algo *gk_algo_auto(int dtype_bits, int64_t m, int64_t n, int64_t k, gk_backend backend,
                             unsigned flags)
 {
-	(void)dtype_bits; (void)m; (void)n; (void)k; (void)flags;
+	(void)m; (void)n; (void)k;
 	if (backend == GK_BACKEND_CUDA)
-		return NULL;
+		return gk_algo_find(dtype_bits == GK_DTYPE_F64 ? "cuda.dgemm" : "cuda.sgemm");
 	/* Strassen only when the caller accepts its weaker error bound and every
 	 * side is past the measured threshold (docs/ARCHITECTURE.md, "Strassen"). */
 	if ((flags & GK_FLAG_ALLOW_STRASSEN) && gk_strassen_abc_levels((unsigned)dtype_bits, m, n, k) > 0)

@@ -1,4 +1,5 @@
-/* context.c - the choices a call is made with: algorithm, backend, threads. */
+/* context.c - the choices a call is made with: algorithm, backend, threads,
+ * flags, and the CUDA device and stream. */
 #include <stdlib.h>
 #include <string.h>
 #include "gk_context.h"
@@ -74,4 +75,30 @@ gk_status gk_context_set_flags(gk_context *ctx, unsigned flags)
 unsigned gk_context_flags(const gk_context *ctx)
 {
 	return ctx ? ctx->flags : 0u;
+}
+
+gk_status gk_context_set_device(gk_context *ctx, int device)
+{
+	GK_RETURN_IF(ctx == NULL, GK_ERR_NULL_POINTER, "gk_context_set_device: ctx is NULL");
+	GK_RETURN_IF(device < -1, GK_ERR_INVALID_VALUE,
+	             "gk_context_set_device: device = %d < -1", device);
+	ctx->device = device;
+	return GK_OK;
+}
+
+int gk_context_device(const gk_context *ctx)
+{
+	return ctx ? ctx->device : -1;
+}
+
+gk_status gk_context_set_stream(gk_context *ctx, void *stream)
+{
+	GK_RETURN_IF(ctx == NULL, GK_ERR_NULL_POINTER, "gk_context_set_stream: ctx is NULL");
+	ctx->stream = stream;
+	return GK_OK;
+}
+
+void *gk_context_stream(const gk_context *ctx)
+{
+	return ctx ? ctx->stream : NULL;
 }

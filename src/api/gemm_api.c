@@ -115,7 +115,9 @@ static gk_status choose_algo(const char *fn, const gk_context *ctx, int dtype_bi
 	const gk_algo *al = ctx ? ctx->algo : NULL;
 	if (al == NULL) {
 		al = gk_algo_auto(dtype_bits, cn->m, cn->n, cn->k, backend, ctx ? ctx->flags : 0u);
-		GK_RETURN_IF(al == NULL, gk_cuda_built() ? GK_ERR_UNSUPPORTED : GK_ERR_NO_GPU,
+		GK_RETURN_IF(al == NULL && backend == GK_BACKEND_CUDA && !gk_cuda_built(), GK_ERR_NO_GPU,
+		             "%s: the CUDA backend was chosen, but gemmkit was built without CUDA", fn);
+		GK_RETURN_IF(al == NULL, GK_ERR_UNSUPPORTED,
 		             "%s: no algorithm of the chosen backend handles this call", fn);
 	}
 	GK_RETURN_IF(backend != GK_BACKEND_AUTO && al->backend != backend, GK_ERR_UNSUPPORTED,
@@ -212,6 +214,11 @@ gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	}
 	const gk_algo *al;
 	GK_FORWARD(choose_algo(fn, ctx, GK_DTYPE_F32, &cn, &al));
+	if (al->backend == GK_BACKEND_CUDA)
+		return gk_cuda_sgemm_host_run(al->dev_sgemm, ctx ? ctx->device : -1,
+		                              ctx ? ctx->stream : NULL, cn.m, cn.n, cn.k, alpha, cn.a,
+		                              cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b, beta, cn.c,
+		                              cn.rs_c);
 	const gk_sgemm_args p = {
 		cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
 		cn.c, cn.rs_c, gk_resolve_threads(ctx ? ctx->threads : 0), ctx ? ctx->flags : 0u,
@@ -247,6 +254,11 @@ gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	}
 	const gk_algo *al;
 	GK_FORWARD(choose_algo(fn, ctx, GK_DTYPE_F64, &cn, &al));
+	if (al->backend == GK_BACKEND_CUDA)
+		return gk_cuda_dgemm_host_run(al->dev_dgemm, ctx ? ctx->device : -1,
+		                              ctx ? ctx->stream : NULL, cn.m, cn.n, cn.k, alpha, cn.a,
+		                              cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b, beta, cn.c,
+		                              cn.rs_c);
 	const gk_dgemm_args p = {
 		cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
 		cn.c, cn.rs_c, gk_resolve_threads(ctx ? ctx->threads : 0), ctx ? ctx->flags : 0u,
@@ -267,4 +279,69 @@ gk_status gk_dgemm(gk_layout layout, gk_trans ta, gk_trans tb, int64_t m, int64_
                    double beta, double *c, int64_t ldc)
 {
 	return gk_dgemm_ex(NULL, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+/*
+ * The device-pointer calls: the same checks and canonical form as the host
+ * calls (nothing is dereferenced on the host), a cuda.* algorithm, and the
+ * CUDA device driver, which does the trivial cases on the device too.
+ */
+static gk_status choose_device_algo(const char *fn, const gk_context *ctx, unsigned dtype,
+                                    const canon *cn, const gk_algo **out)
+{
+	GK_RETURN_IF(ctx != NULL && ctx->backend == GK_BACKEND_CPU, GK_ERR_UNSUPPORTED,
+	             "%s: the context's backend is the CPU; device pointers need the CUDA backend", fn);
+	const gk_algo *al = ctx ? ctx->algo : NULL;
+	if (al == NULL)
+		al = gk_algo_auto((int)dtype, cn->m, cn->n, cn->k, GK_BACKEND_CUDA, ctx ? ctx->flags : 0u);
+	GK_RETURN_IF(!gk_cuda_built(), GK_ERR_NO_GPU, "%s: gemmkit was built without CUDA", fn);
+	GK_RETURN_IF(al == NULL, GK_ERR_UNSUPPORTED, "%s: no CUDA algorithm handles this call", fn);
+	GK_RETURN_IF(al->backend != GK_BACKEND_CUDA, GK_ERR_UNSUPPORTED,
+	             "%s: algorithm %s runs on the CPU; device pointers need a cuda.* algorithm", fn,
+	             al->name);
+	GK_RETURN_IF(!gk_algo_has_type(al, dtype), GK_ERR_UNSUPPORTED,
+	             "%s: algorithm %s does not handle this data type", fn, al->name);
+	GK_RETURN_IF(!gk_cuda_available(), GK_ERR_NO_GPU, "%s: no CUDA device is present", fn);
+	*out = al;
+	return GK_OK;
+}
+
+gk_status gk_sgemm_device(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
+                          int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+                          int64_t lda, const float *b, int64_t ldb, float beta, float *c,
+                          int64_t ldc)
+{
+	static const char fn[] = "gk_sgemm_device";
+	canon cn;
+	int read_ab;
+	const gk_algo *al;
+	gk_clear_error();
+	GK_FORWARD(check_and_canon(fn, layout, ta, tb, m, n, k, alpha == 0.0f, a, lda, b, ldb, c, ldc,
+	                           sizeof(float), &cn, &read_ab));
+	if (m == 0 || n == 0)
+		return GK_OK;
+	GK_FORWARD(choose_device_algo(fn, ctx, GK_DTYPE_F32, &cn, &al));
+	return gk_cuda_sgemm_device_run(al->dev_sgemm, ctx ? ctx->device : -1, ctx ? ctx->stream : NULL,
+	                                cn.m, cn.n, read_ab ? cn.k : 0, alpha, cn.a, cn.rs_a, cn.cs_a,
+	                                cn.b, cn.rs_b, cn.cs_b, beta, cn.c, cn.rs_c);
+}
+
+gk_status gk_dgemm_device(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
+                          int64_t m, int64_t n, int64_t k, double alpha, const double *a,
+                          int64_t lda, const double *b, int64_t ldb, double beta, double *c,
+                          int64_t ldc)
+{
+	static const char fn[] = "gk_dgemm_device";
+	canon cn;
+	int read_ab;
+	const gk_algo *al;
+	gk_clear_error();
+	GK_FORWARD(check_and_canon(fn, layout, ta, tb, m, n, k, alpha == 0.0, a, lda, b, ldb, c, ldc,
+	                           sizeof(double), &cn, &read_ab));
+	if (m == 0 || n == 0)
+		return GK_OK;
+	GK_FORWARD(choose_device_algo(fn, ctx, GK_DTYPE_F64, &cn, &al));
+	return gk_cuda_dgemm_device_run(al->dev_dgemm, ctx ? ctx->device : -1, ctx ? ctx->stream : NULL,
+	                                cn.m, cn.n, read_ab ? cn.k : 0, alpha, cn.a, cn.rs_a, cn.cs_a,
+	                                cn.b, cn.rs_b, cn.cs_b, beta, cn.c, cn.rs_c);
 }

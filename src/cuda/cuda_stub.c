@@ -24,3 +24,49 @@ int gk_cuda_available(void)
 {
 	return 0;
 }
+
+/* The drivers: without CUDA every GPU call ends here. */
+static gk_status no_gpu(const char *fn)
+{
+	return gk_set_error(GK_ERR_NO_GPU, "%s: gemmkit was built without CUDA", fn);
+}
+
+gk_status gk_cuda_sgemm_device_run(gk_cuda_sgemm_fn fn, int device, void *stream, int64_t m,
+                                   int64_t n, int64_t k, float alpha, const float *a,
+                                   int64_t rs_a, int64_t cs_a, const float *b, int64_t rs_b,
+                                   int64_t cs_b, float beta, float *c, int64_t rs_c)
+{
+	(void)fn; (void)device; (void)stream; (void)m; (void)n; (void)k; (void)alpha; (void)a;
+	(void)rs_a; (void)cs_a; (void)b; (void)rs_b; (void)cs_b; (void)beta; (void)c; (void)rs_c;
+	return no_gpu("gk_sgemm_device");
+}
+
+gk_status gk_cuda_dgemm_device_run(gk_cuda_dgemm_fn fn, int device, void *stream, int64_t m,
+                                   int64_t n, int64_t k, double alpha, const double *a,
+                                   int64_t rs_a, int64_t cs_a, const double *b, int64_t rs_b,
+                                   int64_t cs_b, double beta, double *c, int64_t rs_c)
+{
+	(void)fn; (void)device; (void)stream; (void)m; (void)n; (void)k; (void)alpha; (void)a;
+	(void)rs_a; (void)cs_a; (void)b; (void)rs_b; (void)cs_b; (void)beta; (void)c; (void)rs_c;
+	return no_gpu("gk_dgemm_device");
+}
+
+gk_status gk_cuda_sgemm_host_run(gk_cuda_sgemm_fn fn, int device, void *stream, int64_t m,
+                                 int64_t n, int64_t k, float alpha, const float *a, int64_t rs_a,
+                                 int64_t cs_a, const float *b, int64_t rs_b, int64_t cs_b,
+                                 float beta, float *c, int64_t rs_c)
+{
+	(void)fn; (void)device; (void)stream; (void)m; (void)n; (void)k; (void)alpha; (void)a;
+	(void)rs_a; (void)cs_a; (void)b; (void)rs_b; (void)cs_b; (void)beta; (void)c; (void)rs_c;
+	return no_gpu("gk_sgemm");
+}
+
+gk_status gk_cuda_dgemm_host_run(gk_cuda_dgemm_fn fn, int device, void *stream, int64_t m,
+                                 int64_t n, int64_t k, double alpha, const double *a,
+                                 int64_t rs_a, int64_t cs_a, const double *b, int64_t rs_b,
+                                 int64_t cs_b, double beta, double *c, int64_t rs_c)
+{
+	(void)fn; (void)device; (void)stream; (void)m; (void)n; (void)k; (void)alpha; (void)a;
+	(void)rs_a; (void)cs_a; (void)b; (void)rs_b; (void)cs_b; (void)beta; (void)c; (void)rs_c;
+	return no_gpu("gk_dgemm");
+}
