@@ -16,7 +16,10 @@
  *    200+50, 128+128, ...);
  *  - fewer than k shards: GK_ERR_SINGULAR and no byte written;
  *  - verify accepts intact shards and rejects one flipped byte anywhere;
- *    update gives the parity of a re-encode.
+ *    update gives the parity of a re-encode;
+ *  - the _ex calls: the same bytes with 1, 2 or 3 threads from a context as
+ *    without one; a CUDA context is refused with GK_ERR_UNSUPPORTED and
+ *    nothing written.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -474,6 +477,107 @@ static void test_errors(void)
 	gk_rs_destroy(NULL);
 }
 
+/* The _ex calls on a context: the thread count changes nothing in the
+ * result; a CUDA context is refused before anything is written. */
+static void test_contexts(tu_rng *rng)
+{
+	const int k = 10, m = 4, n = k + m;
+	const int64_t len = (1 << 20) + 37; /* enough bytes for several threads */
+	code c;
+	if (!code_init(&c, GK_RS_CAUCHY, k, m, len, rng))
+		return;
+	uint8_t **par = xalloc(sizeof(uint8_t *) * (size_t)m);
+	for (int p = 0; p < m; p++)
+		par[p] = xalloc((size_t)len);
+	const uint8_t *const *data = (const uint8_t *const *)c.orig;
+	for (int t = 0; t <= 3; t++) {
+		gk_context *ctx = NULL;
+		if (t > 0) {
+			TU_CHECK(gk_context_create(&ctx) == GK_OK, "context");
+			TU_CHECK(gk_context_set_threads(ctx, t) == GK_OK, "set_threads %d", t);
+		}
+		for (int p = 0; p < m; p++)
+			memset(par[p], 0xA5, (size_t)len);
+		gk_status st = gk_rs_encode_ex(ctx, c.rs, len, data, par);
+		int same = st == GK_OK;
+		for (int p = 0; p < m && same; p++)
+			same = memcmp(par[p], c.orig[k + p], (size_t)len) == 0;
+		TU_CHECK(same, "encode_ex, %d threads (0: no context): st=%d or parity differs", t, st);
+
+		uint8_t present[14];
+		for (int i = 0; i < n; i++) {
+			memcpy(c.work[i], c.orig[i], (size_t)len);
+			present[i] = i != 1 && i != 4 && i != 7 && i != 12;
+			if (!present[i])
+				fill(c.work[i], (size_t)len, rng);
+		}
+		st = gk_rs_reconstruct_ex(ctx, c.rs, len, c.work, present, 0);
+		same = st == GK_OK;
+		for (int i = 0; i < n && same; i++)
+			same = memcmp(c.work[i], c.orig[i], (size_t)len) == 0;
+		TU_CHECK(same, "reconstruct_ex, %d threads: st=%d or shards differ", t, st);
+
+		int ok = 0;
+		st = gk_rs_verify_ex(ctx, c.rs, len, (const uint8_t *const *)c.orig, &ok);
+		TU_CHECK(st == GK_OK && ok == 1, "verify_ex, %d threads: st=%d ok=%d", t, st, ok);
+
+		/* Shard 3 changes: update_ex from the old parity gives the new one. */
+		uint8_t *nd = xalloc((size_t)len);
+		fill(nd, (size_t)len, rng);
+		for (int p = 0; p < m; p++)
+			memcpy(par[p], c.orig[k + p], (size_t)len);
+		st = gk_rs_update_ex(ctx, c.rs, len, 3, c.orig[3], nd, par);
+		memcpy(c.work[3], nd, (size_t)len);
+		for (int i = 0; i < k; i++)
+			if (i != 3)
+				memcpy(c.work[i], c.orig[i], (size_t)len);
+		gk_status st2 = gk_rs_encode(c.rs, len, (const uint8_t *const *)c.work, c.work + k);
+		same = st == GK_OK && st2 == GK_OK;
+		for (int p = 0; p < m && same; p++)
+			same = memcmp(par[p], c.work[k + p], (size_t)len) == 0;
+		TU_CHECK(same, "update_ex, %d threads: st=%d or parity differs from a re-encode", t, st);
+		free(nd);
+		gk_context_destroy(ctx);
+	}
+
+	/* A CUDA context: refused, nothing written. */
+	gk_context *cu = NULL;
+	TU_CHECK(gk_context_create(&cu) == GK_OK && gk_context_set_backend(cu, GK_BACKEND_CUDA) == GK_OK,
+	         "cuda context");
+	for (int p = 0; p < m; p++)
+		memset(par[p], 0x5A, (size_t)len);
+	gk_status st = gk_rs_encode_ex(cu, c.rs, len, data, par);
+	TU_CHECK(st == GK_ERR_UNSUPPORTED && strstr(gk_last_error(), "CUDA") != NULL,
+	         "encode_ex on a CUDA context: st=%d (%s)", st, gk_last_error());
+	int untouched = 1;
+	for (int p = 0; p < m; p++)
+		for (int64_t i = 0; i < len && untouched; i++)
+			untouched = par[p][i] == 0x5A;
+	TU_CHECK(untouched, "encode_ex on a CUDA context wrote parity");
+	uint8_t present[14];
+	for (int i = 0; i < n; i++) {
+		present[i] = i != 0;
+		memset(c.work[i], 0x5A, (size_t)len);
+	}
+	st = gk_rs_reconstruct_ex(cu, c.rs, len, c.work, present, 0);
+	TU_CHECK(st == GK_ERR_UNSUPPORTED && c.work[0][0] == 0x5A && c.work[0][len - 1] == 0x5A,
+	         "reconstruct_ex on a CUDA context: st=%d", st);
+	int ok = 7;
+	st = gk_rs_verify_ex(cu, c.rs, len, (const uint8_t *const *)c.orig, &ok);
+	TU_CHECK(st == GK_ERR_UNSUPPORTED && ok == 0, "verify_ex on a CUDA context: st=%d ok=%d", st,
+	         ok);
+	st = gk_rs_update_ex(cu, c.rs, len, 0, c.orig[0], c.orig[1], par);
+	TU_CHECK(st == GK_ERR_UNSUPPORTED && par[0][0] == 0x5A, "update_ex on a CUDA context: st=%d",
+	         st);
+	TU_CHECK(gk_rs_encode_ex(cu, NULL, len, data, par) == GK_ERR_NULL_POINTER,
+	         "encode_ex: rs NULL is checked first");
+	gk_context_destroy(cu);
+	for (int p = 0; p < m; p++)
+		free(par[p]);
+	free(par);
+	code_free(&c);
+}
+
 int main(void)
 {
 	tu_rng rng;
@@ -488,5 +592,6 @@ int main(void)
 	test_vandermonde_bounds();
 	test_all_patterns(&rng);
 	test_large(&rng);
+	test_contexts(&rng);
 	return tu_finish("test_rs");
 }

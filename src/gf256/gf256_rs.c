@@ -16,11 +16,16 @@
  * - GK_RS_VANDERMONDE_ISAL: gf_gen_rs_matrix, parity row i, column j:
  *   2^(i * j). Not MDS in general (generalized Vandermonde minors vanish);
  *   vandermonde_is_mds() lists the (k, m) for which it is.
+ *
+ * Every operation has an _ex form taking a gk_context (its thread count; its
+ * backend, refused when it is CUDA); the plain forms are those with no
+ * context.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <omp.h>
 #include "gf256_internal.h"
+#include "gk_context.h"
 
 struct gk_rs {
 	int k, m;
@@ -132,23 +137,53 @@ static gk_status check_rs_len(const char *fn, const gk_rs *rs, int64_t len)
 	return GK_OK;
 }
 
-gk_status gk_rs_encode(const gk_rs *rs, int64_t len, const uint8_t *const *data,
-                       uint8_t *const *parity)
+/*
+ * The thread count of a call made with ctx (NULL: the default count). The
+ * codes run on the CPU: a context that asks for the CUDA backend is refused
+ * until GF(2^8) products exist there.
+ */
+static gk_status rs_threads(const char *fn, const gk_context *ctx, int *threads)
 {
-	static const char fn[] = "gk_rs_encode";
-	GK_FORWARD(check_rs_len(fn, rs, len));
-	GK_FORWARD(check_ptrs(fn, "data", (const void *const *)data, rs->k));
-	GK_FORWARD(check_ptrs(fn, "parity", (const void *const *)parity, rs->m));
-	if (len > 0)
-		gk_gf256_plan_run(&rs->enc, len, data, parity, 0, gk_resolve_threads(0));
+	*threads = 1;
+	GK_RETURN_IF(ctx != NULL && ctx->backend == GK_BACKEND_CUDA, GK_ERR_UNSUPPORTED,
+	             "%s: Reed-Solomon coding has no CUDA backend yet; use a context with "
+	             "GK_BACKEND_CPU or GK_BACKEND_AUTO", fn);
+	*threads = gk_resolve_threads(ctx != NULL ? ctx->threads : 0);
 	return GK_OK;
 }
 
-gk_status gk_rs_reconstruct(const gk_rs *rs, int64_t len, uint8_t *const *shards,
-                            const uint8_t *present, int data_only)
+static gk_status rs_encode(const char *fn, const gk_context *ctx, const gk_rs *rs, int64_t len,
+                           const uint8_t *const *data, uint8_t *const *parity)
 {
-	static const char fn[] = "gk_rs_reconstruct";
+	int threads;
 	GK_FORWARD(check_rs_len(fn, rs, len));
+	GK_FORWARD(rs_threads(fn, ctx, &threads));
+	GK_FORWARD(check_ptrs(fn, "data", (const void *const *)data, rs->k));
+	GK_FORWARD(check_ptrs(fn, "parity", (const void *const *)parity, rs->m));
+	if (len > 0)
+		gk_gf256_plan_run(&rs->enc, len, data, parity, 0, threads);
+	return GK_OK;
+}
+
+gk_status gk_rs_encode(const gk_rs *rs, int64_t len, const uint8_t *const *data,
+                       uint8_t *const *parity)
+{
+	return rs_encode("gk_rs_encode", NULL, rs, len, data, parity);
+}
+
+gk_status gk_rs_encode_ex(const gk_context *ctx, const gk_rs *rs, int64_t len,
+                          const uint8_t *const *data, uint8_t *const *parity)
+{
+	return rs_encode("gk_rs_encode_ex", ctx, rs, len, data, parity);
+}
+
+static gk_status rs_reconstruct(const char *fn, const gk_context *ctx, const gk_rs *rs,
+                                int64_t len, uint8_t *const *shards, const uint8_t *present,
+                                int data_only)
+{
+	int threads;
+	GK_FORWARD(check_rs_len(fn, rs, len));
+	GK_FORWARD(rs_threads(fn, ctx, &threads));
 	GK_RETURN_IF(shards == NULL, GK_ERR_NULL_POINTER, "%s: shards is NULL", fn);
 	GK_RETURN_IF(present == NULL, GK_ERR_NULL_POINTER, "%s: present is NULL", fn);
 	const int k = rs->k, n = rs->k + rs->m;
@@ -215,7 +250,7 @@ gk_status gk_rs_reconstruct(const gk_rs *rs, int64_t len, uint8_t *const *shards
 		gk_gf256_plan p;
 		st = gk_gf256_plan_init(&p, NULL, -1, nmiss, k, a, k);
 		if (st == GK_OK) {
-			gk_gf256_plan_run(&p, len, src, dst, 0, gk_resolve_threads(0));
+			gk_gf256_plan_run(&p, len, src, dst, 0, threads);
 			gk_gf256_plan_free(&p);
 		}
 	}
@@ -226,17 +261,31 @@ done:
 	return st;
 }
 
-gk_status gk_rs_verify(const gk_rs *rs, int64_t len, const uint8_t *const *shards, int *ok)
+gk_status gk_rs_reconstruct(const gk_rs *rs, int64_t len, uint8_t *const *shards,
+                            const uint8_t *present, int data_only)
 {
-	static const char fn[] = "gk_rs_verify";
+	return rs_reconstruct("gk_rs_reconstruct", NULL, rs, len, shards, present, data_only);
+}
+
+gk_status gk_rs_reconstruct_ex(const gk_context *ctx, const gk_rs *rs, int64_t len,
+                               uint8_t *const *shards, const uint8_t *present, int data_only)
+{
+	return rs_reconstruct("gk_rs_reconstruct_ex", ctx, rs, len, shards, present, data_only);
+}
+
+static gk_status rs_verify(const char *fn, const gk_context *ctx, const gk_rs *rs, int64_t len,
+                           const uint8_t *const *shards, int *ok)
+{
+	int threads;
 	if (ok != NULL)
 		*ok = 0;
 	GK_FORWARD(check_rs_len(fn, rs, len));
+	GK_FORWARD(rs_threads(fn, ctx, &threads));
 	GK_RETURN_IF(ok == NULL, GK_ERR_NULL_POINTER, "%s: ok is NULL", fn);
 	GK_FORWARD(check_ptrs(fn, "shards", (const void *const *)shards, rs->k + rs->m));
 	const int k = rs->k, m = rs->m;
 	const int64_t nchunks = (len + GK_RS_VERIFY_CHUNK - 1) / GK_RS_VERIFY_CHUNK;
-	const int t = gk_gf256_threads_for(m, k, len, gk_resolve_threads(0));
+	const int t = gk_gf256_threads_for(m, k, len, threads);
 	uint8_t *scratch = gk_aligned_alloc((size_t)t * (size_t)m, GK_RS_VERIFY_CHUNK);
 	GK_RETURN_IF(scratch == NULL, GK_ERR_NO_MEMORY, "%s: no memory", fn);
 	int bad = 0;
@@ -265,11 +314,24 @@ gk_status gk_rs_verify(const gk_rs *rs, int64_t len, const uint8_t *const *shard
 	return GK_OK;
 }
 
-gk_status gk_rs_update(const gk_rs *rs, int64_t len, int index, const uint8_t *old_data,
-                       const uint8_t *new_data, uint8_t *const *parity)
+gk_status gk_rs_verify(const gk_rs *rs, int64_t len, const uint8_t *const *shards, int *ok)
 {
-	static const char fn[] = "gk_rs_update";
+	return rs_verify("gk_rs_verify", NULL, rs, len, shards, ok);
+}
+
+gk_status gk_rs_verify_ex(const gk_context *ctx, const gk_rs *rs, int64_t len,
+                          const uint8_t *const *shards, int *ok)
+{
+	return rs_verify("gk_rs_verify_ex", ctx, rs, len, shards, ok);
+}
+
+static gk_status rs_update(const char *fn, const gk_context *ctx, const gk_rs *rs, int64_t len,
+                           int index, const uint8_t *old_data, const uint8_t *new_data,
+                           uint8_t *const *parity)
+{
+	int threads;
 	GK_FORWARD(check_rs_len(fn, rs, len));
+	GK_FORWARD(rs_threads(fn, ctx, &threads));
 	GK_RETURN_IF(index < 0 || index >= rs->k, GK_ERR_INVALID_VALUE,
 	             "%s: index = %d is not in [0, %d)", fn, index, rs->k);
 	GK_RETURN_IF(old_data == NULL, GK_ERR_NULL_POINTER, "%s: old_data is NULL", fn);
@@ -286,7 +348,20 @@ gk_status gk_rs_update(const gk_rs *rs, int64_t len, int index, const uint8_t *o
 	const uint8_t *src[2] = {old_data, new_data};
 	gk_gf256_plan p;
 	GK_FORWARD(gk_gf256_plan_init(&p, NULL, -1, m, 2, a, 2));
-	gk_gf256_plan_run(&p, len, src, parity, 1, gk_resolve_threads(0));
+	gk_gf256_plan_run(&p, len, src, parity, 1, threads);
 	gk_gf256_plan_free(&p);
 	return GK_OK;
+}
+
+gk_status gk_rs_update(const gk_rs *rs, int64_t len, int index, const uint8_t *old_data,
+                       const uint8_t *new_data, uint8_t *const *parity)
+{
+	return rs_update("gk_rs_update", NULL, rs, len, index, old_data, new_data, parity);
+}
+
+gk_status gk_rs_update_ex(const gk_context *ctx, const gk_rs *rs, int64_t len, int index,
+                          const uint8_t *old_data, const uint8_t *new_data,
+                          uint8_t *const *parity)
+{
+	return rs_update("gk_rs_update_ex", ctx, rs, len, index, old_data, new_data, parity);
 }
