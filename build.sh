@@ -24,7 +24,7 @@ CMAKE_FLAGS=${CMAKE_FLAGS:-}
 REQUIRED="cmake make gcc libc6-dev pkg-config"
 # References for the benchmarks and cross-checks: each is skipped, with a
 # message, when it cannot be had.
-OPTIONAL="libopenblas-dev libblis-dev libisal-dev gnuplot-nox"
+OPTIONAL="libopenblas-dev libblis-dev libisal-dev gnuplot-nox libblas-test"
 
 missing() {
 	for p in "$@"; do

@@ -15,12 +15,18 @@
  *                    Fortran parameter number (1 TRANSA, 2 TRANSB, 3 M, 4 N,
  *                    5 K, 8 LDA, 10 LDB, 13 LDC).
  *   cblas_sgemm, cblas_dgemm:  cblas_xerbla(info, "cblas_sgemm" or
- *                    "cblas_dgemm", form, ...), info being the position of
- *                    the argument in the C call (1 layout, 2 TransA,
- *                    3 TransB, 4 M, 5 N, 6 K, 9 lda, 11 ldb, 14 ldc), for
- *                    either layout. With CblasRowMajor the checks run in the
- *                    reference's order, which tests N before M and ldb
- *                    before lda.
+ *                    "cblas_dgemm", form, ...). With CblasColMajor, info is
+ *                    the position of the argument in the C call (1 layout,
+ *                    2 TransA, 3 TransB, 4 M, 5 N, 6 K, 9 lda, 11 ldb,
+ *                    14 ldc). With CblasRowMajor it is the number netlib's
+ *                    CBLAS gives, that of its inner column-major call with
+ *                    M and N, A and B swapped: 1, 2, 3 as above, 4 N, 5 M,
+ *                    6 K, 9 ldb, 11 lda, 14 ldc, and RowMajorStrg (below)
+ *                    is 1 while the handler runs. A handler maps them back
+ *                    as netlib's does (4 and 5, 9 and 11 trade places when
+ *                    RowMajorStrg is set and the routine name contains
+ *                    "gemm"); libgemmkit's own does so. Row-major checks run
+ *                    in the reference's order: N before M, ldb before lda.
  *
  * Unlike the reference, whose handlers stop the program, the handlers that
  * libgemmkit defines print the reference's message to stderr and return (as
@@ -31,7 +37,8 @@
  * Beyond the reference, which would crash: a NULL pointer that a call must
  * dereference is reported as an illegal value of that parameter, after all
  * the reference's checks (sgemm_: 1-5, 8, 10, 13 for a NULL scalar argument,
- * 6 ALPHA, 11 BETA, 7 A, 9 B, 12 C; cblas_sgemm: 8 A, 10 B, 13 C). A and B
+ * 6 ALPHA, 11 BETA, 7 A, 9 B, 12 C; cblas_sgemm, either layout: 8 A, 10 B,
+ * 13 C, numbers that the row-major mapping leaves alone). A and B
  * may be NULL when they are not read (alpha = 0 or k = 0), and C may be NULL
  * when it is not touched (m = 0, n = 0, or alpha = 0 or k = 0 with beta = 1).
  *
@@ -68,15 +75,24 @@ typedef enum CBLAS_DIAG { CblasNonUnit = 131, CblasUnit = 132 } CBLAS_DIAG;
 typedef enum CBLAS_SIDE { CblasLeft = 141, CblasRight = 142 } CBLAS_SIDE;
 
 /**
- * The CBLAS error handler: called with the position of the illegal argument
- * in the C call (already in C terms for CblasRowMajor), the routine name
- * ("cblas_sgemm") and a printf format for further detail (possibly "") with
- * its arguments. libgemmkit's own prints "Parameter <info> to routine <rout>
- * was incorrect" and the formatted detail to stderr, and returns.
+ * The CBLAS error handler: called with the number of the illegal argument
+ * (netlib's, see above: for CblasRowMajor those of M and N, lda and ldb are
+ * swapped, and RowMajorStrg is 1), the routine name ("cblas_sgemm") and a
+ * printf format for further detail (possibly "") with its arguments.
+ * libgemmkit's own prints "Parameter <position> to routine <rout> was
+ * incorrect", the position in the C call, and the formatted detail to
+ * stderr, and returns.
  */
 GK_CBLAS_API void cblas_xerbla(int info, const char *rout, const char *form, ...);
 
 #endif /* CBLAS_H */
+
+/**
+ * netlib's flag for cblas_xerbla: 1 while a handler runs for an error of a
+ * CblasRowMajor call, else 0 (written only when an error is reported). A
+ * weak symbol, as the handlers: a program's own definition replaces it.
+ */
+GK_CBLAS_API extern int RowMajorStrg;
 
 /*
  * `enum CBLAS_ORDER` names the layout enum under every cblas.h (a tag in

@@ -8,7 +8,9 @@
  *
  * This program defines xerbla_ and cblas_xerbla itself, to record each
  * report instead of printing it; its definitions take the place of the
- * library's weak ones.
+ * library's weak ones. For a row-major call, cblas_xerbla must get netlib's
+ * numbers (M and N, lda and ldb swapped) with RowMajorStrg set, as the
+ * reference CBLAS test programs expect.
  */
 #include <limits.h>
 #include <math.h>
@@ -25,7 +27,7 @@
 
 static int xerbla_calls, xerbla_info;
 static char xerbla_name[16];
-static int cblas_calls, cblas_info;
+static int cblas_calls, cblas_info, cblas_row;
 static char cblas_name[32];
 
 void xerbla_(const char *srname, const int *info, size_t len)
@@ -43,13 +45,14 @@ void cblas_xerbla(int info, const char *rout, const char *form, ...)
 	(void)form;
 	cblas_calls++;
 	cblas_info = info;
+	cblas_row = RowMajorStrg;
 	snprintf(cblas_name, sizeof cblas_name, "%s", rout);
 }
 
 static void reset_handlers(void)
 {
 	xerbla_calls = cblas_calls = 0;
-	xerbla_info = cblas_info = -1;
+	xerbla_info = cblas_info = cblas_row = -1;
 	xerbla_name[0] = cblas_name[0] = '\0';
 }
 
@@ -193,11 +196,11 @@ static void check_case(unsigned dtype, enum api api, gk_layout layout, char ca, 
 		TU_CHECK(!bad, "%s: C is not exactly beta * C", what);
 	} else {
 		long double *ref = malloc(sizeof(long double) * (size_t)m * (size_t)n);
-		tu_ref_gemm(dtype, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c0, ldc, NULL, 0,
-		            ref);
-		const double err = tu_gemm_error(dtype, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb,
-		                                 beta, c0, c, ldc, NULL, 0, ref);
-		const double bound = tu_gemm_bound(dtype, k, 4.0);
+		gkc_ref_gemm(dtype, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c0, ldc, NULL, 0,
+		             ref);
+		const double err = gkc_gemm_error(dtype, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb,
+		                                  beta, c0, c, ldc, NULL, 0, ref);
+		const double bound = gkc_gemm_bound(dtype, k, 4.0);
 		TU_CHECK(err <= bound, "%s: error %.3g > %.3g", what, err, bound);
 		free(ref);
 	}
@@ -430,8 +433,23 @@ typedef struct {
 	int m, n, k, lda, ldb, ldc;
 	double alpha, beta;
 	unsigned nulls; /* NUL_A, NUL_B, NUL_C */
-	int pos;        /* the C argument position expected; 0: a valid call */
+	int pos;        /* the C argument position of the error; 0: a valid call */
 } cblas_case;
+
+/* What netlib's CBLAS passes cblas_xerbla for an error at C position pos:
+ * row-major calls swap M and N (4, 5), lda and ldb (9, 11). */
+static int netlib_info(int layout, int pos)
+{
+	if (layout != CblasRowMajor)
+		return pos;
+	switch (pos) {
+	case 4: return 5;
+	case 5: return 4;
+	case 9: return 11;
+	case 11: return 9;
+	default: return pos;
+	}
+}
 
 #define ROW CblasRowMajor
 #define COL CblasColMajor
@@ -557,10 +575,16 @@ static void test_cblas_errors(tu_rng *rng)
 				         dname(dtype), ci, cblas_info);
 				continue;
 			}
-			TU_CHECK(cblas_calls == 1 && cblas_info == t->pos &&
+			const int want = netlib_info(t->layout, t->pos);
+			const int want_row = t->layout == CblasRowMajor;
+			TU_CHECK(cblas_calls == 1 && cblas_info == want && cblas_row == want_row &&
 			         strcmp(cblas_name, want_name) == 0,
-			         "cblas_%sgemm case %d: got %d report(s), last '%s' %d; want '%s' %d",
-			         dname(dtype), ci, cblas_calls, cblas_name, cblas_info, want_name, t->pos);
+			         "cblas_%sgemm case %d: got %d report(s), last '%s' %d (RowMajorStrg %d); "
+			         "want '%s' %d (RowMajorStrg %d)",
+			         dname(dtype), ci, cblas_calls, cblas_name, cblas_info, cblas_row,
+			         want_name, want, want_row);
+			TU_CHECK(RowMajorStrg == 0, "cblas_%sgemm case %d: RowMajorStrg left at %d",
+			         dname(dtype), ci, RowMajorStrg);
 			TU_CHECK(c_same, "cblas_%sgemm case %d: C changed on an error", dname(dtype), ci);
 		}
 	}

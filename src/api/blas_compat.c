@@ -4,10 +4,11 @@
  *
  * Both interfaces funnel into one column-major call with the reference
  * SGEMM's checks, in the reference's order, exactly as netlib's CBLAS
- * funnels into its Fortran SGEMM; a CBLAS call then maps the Fortran
- * parameter number back to its own argument position. This keeps the two
- * interfaces from drifting apart and gives CBLAS the reference's error order
- * for free (row-major tests N before M and ldb before lda, as netlib does).
+ * funnels into its Fortran SGEMM; a CBLAS call then turns the Fortran
+ * parameter number into the number netlib's CBLAS gives cblas_xerbla. This
+ * keeps the two interfaces from drifting apart and gives CBLAS the
+ * reference's error order for free (row-major tests N before M and ldb
+ * before lda, as netlib does).
  *
  * Sizes are int here, not int64_t, because that is the LP64 BLAS ABI.
  */
@@ -182,16 +183,53 @@ void dgemm_(const char *transa, const char *transb, const int *m, const int *n, 
 /* ------------------------------------------------------------------------ */
 
 /*
- * Where each Fortran parameter of the inner call stands in the C call
+ * netlib's CBLAS reports an error of the inner Fortran call as that call's
+ * parameter number plus one. Column-major passes the arguments straight
+ * through, so that is the argument's position in the C call
  * cblas_xgemm(layout, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta,
- * C, ldc). Column-major passes the arguments straight through: one place
- * further. Row-major computes C^T = op(B)^T op(A)^T, calling the inner
+ * C, ldc). Row-major computes C^T = op(B)^T op(A)^T, calling the inner
  * routine with (TransB, TransA, N, M, K, alpha, B, ldb, A, lda, beta, C,
- * ldc), so M and N, A and B, lda and ldb trade places. 0: cannot happen
- * (the transposes are checked before the inner call).
+ * ldc), so an illegal M is reported as 5, N as 4, lda as 11 and ldb as 9,
+ * with RowMajorStrg set; a handler maps them back (gemm_row_swap, as netlib's
+ * cblas_xerbla does). Programs and test suites written for the reference
+ * expect exactly that. gemmkit's own NULL-pointer checks have no such
+ * numbers: they report the true positions (A 8, B 10, C 13), which the
+ * handler's mapping leaves alone.
  */
 static const int pos_col[14] = {0, 0, 0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
-static const int pos_row[14] = {0, 0, 0, 5, 4, 6, 7, 10, 11, 8, 9, 12, 13, 14};
+static const int pos_row[14] = {0, 0, 0, 4, 5, 6, 7, 10, 9, 8, 11, 12, 13, 14};
+
+/* The mapping between netlib's row-major GEMM numbers and the positions in
+ * the C call: M and N, lda and ldb trade places. Its own inverse. */
+static int gemm_row_swap(int info)
+{
+	switch (info) {
+	case 4: return 5;
+	case 5: return 4;
+	case 9: return 11;
+	case 11: return 9;
+	default: return info;
+	}
+}
+
+/*
+ * The reference's flag for cblas_xerbla: 1 while it handles an error of a
+ * row-major call, 0 otherwise. Weak, so that a program's own definition
+ * wins. Only written when an error is reported, so that valid calls from
+ * many threads do not share a written variable; gemmkit's own handler reads
+ * the calling thread's copy, report_row_major.
+ */
+__attribute__((weak)) GK_CBLAS_API int RowMajorStrg = 0;
+static _Thread_local int report_row_major;
+
+static void report(const routine *r, int row_major, int info, const char *form, int value)
+{
+	RowMajorStrg = row_major;
+	report_row_major = row_major;
+	cblas_xerbla(info, r->cname, form, value);
+	report_row_major = 0;
+	RowMajorStrg = 0;
+}
 
 /* The Fortran character of a CBLAS transpose, '\0' for an illegal value. */
 static char trans_char(int t)
@@ -210,20 +248,21 @@ static void cblas_entry(const routine *r, int layout, int transa, int transb, in
 {
 	/* The reference checks the layout first, then TransA, then TransB. */
 	if (layout != CblasRowMajor && layout != CblasColMajor) {
-		cblas_xerbla(1, r->cname, "Illegal layout setting, %d\n", layout);
+		report(r, 0, 1, "Illegal layout setting, %d\n", layout);
 		return;
 	}
+	const int row = layout == CblasRowMajor;
 	const char ta = trans_char(transa), tb = trans_char(transb);
 	if (ta == '\0') {
-		cblas_xerbla(2, r->cname, "Illegal TransA setting, %d\n", transa);
+		report(r, row, 2, "Illegal TransA setting, %d\n", transa);
 		return;
 	}
 	if (tb == '\0') {
-		cblas_xerbla(3, r->cname, "Illegal TransB setting, %d\n", transb);
+		report(r, row, 3, "Illegal TransB setting, %d\n", transb);
 		return;
 	}
 	int info;
-	if (layout == CblasColMajor) {
+	if (!row) {
 		info = f77_gemm(r, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 		info = pos_col[info];
 	} else {
@@ -231,7 +270,7 @@ static void cblas_entry(const routine *r, int layout, int transa, int transb, in
 		info = pos_row[info];
 	}
 	if (info != 0)
-		cblas_xerbla(info, r->cname, "");
+		report(r, row, info, "", 0);
 }
 
 void cblas_sgemm(enum CBLAS_ORDER layout, enum CBLAS_TRANSPOSE transa,
@@ -279,6 +318,9 @@ __attribute__((weak)) void xerbla_(const char *srname, const int *info, size_t l
 
 __attribute__((weak)) void cblas_xerbla(int info, const char *rout, const char *form, ...)
 {
+	/* The position in the C call, as netlib's handler prints it. */
+	if (report_row_major && rout != NULL && strstr(rout, "gemm") != NULL)
+		info = gemm_row_swap(info);
 	if (info != 0)
 		fprintf(stderr, "Parameter %d to routine %s was incorrect\n", info,
 		        rout != NULL ? rout : "");
