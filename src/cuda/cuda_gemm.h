@@ -94,6 +94,26 @@ int gk_cuda_available(void);
 
 /* The seeds' ladders (src/cuda/ladder/, one technique per file). */
 /* LADDER-BEGIN (launcher prototypes of src/cuda/ladder/) */
+/* sNN: the seed document (docs/CUDA_LADDER.md); in ladder order. */
+gk_status gk_cuda_sgemm_s02_k1_naive(const gk_cuda_sgemm_args *p);     /* 01_naive.cu */
+gk_status gk_cuda_sgemm_s00_plain(const gk_cuda_sgemm_args *p);
+gk_status gk_cuda_sgemm_s00_plain_xy(const gk_cuda_sgemm_args *p);
+gk_status gk_cuda_dgemm_s01_global_b8(const gk_cuda_dgemm_args *p);
+gk_status gk_cuda_dgemm_s01_global_b16(const gk_cuda_dgemm_args *p);
+gk_status gk_cuda_dgemm_s01_global_b32(const gk_cuda_dgemm_args *p);
+gk_status gk_cuda_sgemm_s02_k2_smem(const gk_cuda_sgemm_args *p);      /* 02_smem_tile.cu */
+gk_status gk_cuda_sgemm_s00_shared(const gk_cuda_sgemm_args *p);
+gk_status gk_cuda_dgemm_s01_shared_b8(const gk_cuda_dgemm_args *p);
+gk_status gk_cuda_dgemm_s01_shared_b16(const gk_cuda_dgemm_args *p);
+gk_status gk_cuda_dgemm_s01_shared_b32(const gk_cuda_dgemm_args *p);
+gk_status gk_cuda_dgemm_s01_rowcol(const gk_cuda_dgemm_args *p);       /* 03_smem_rowcol.cu */
+gk_status gk_cuda_sgemm_s02_k3_tile1d(const gk_cuda_sgemm_args *p);    /* 04_thread_tile_1d.cu */
+gk_status gk_cuda_sgemm_s02_k4_tile2d(const gk_cuda_sgemm_args *p);    /* 05_thread_tile_2d.cu */
+gk_status gk_cuda_sgemm_s02_k5_regcache(const gk_cuda_sgemm_args *p);  /* 06_register_cache.cu */
+gk_status gk_cuda_sgemm_s00_reg4x4(const gk_cuda_sgemm_args *p);       /* 07_register_4x4.cu */
+gk_status gk_cuda_sgemm_s02_k6_float4(const gk_cuda_sgemm_args *p);    /* 08_float4.cu */
+gk_status gk_cuda_sgemm_s00_prefetch(const gk_cuda_sgemm_args *p);     /* 09_prefetch_smem.cu */
+gk_status gk_cuda_sgemm_s02_k7_prefetch(const gk_cuda_sgemm_args *p);  /* 10_prefetch.cu */
 /* LADDER-END */
 
 /* The production kernels (src/cuda/gemm/). */
