@@ -378,11 +378,11 @@ static gk_status ctx_gemm(const gk_context *ctx, int *correct, int *untouched)
 	memcpy(c0, c, sizeof c);
 	gk_status st = gk_sgemm_ex(ctx, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, M, N, K, -0.5f, a, K,
 	                           b, N, 1.0f, c, N);
-	tu_ref_gemm(GK_DTYPE_F32, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, M, N, K, -0.5, a, K, b, N,
-	            1.0, c0, N, NULL, 0, ref);
-	double err = tu_gemm_error(GK_DTYPE_F32, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, M, N, K,
-	                           -0.5, a, K, b, N, 1.0, c0, c, N, NULL, 0, ref);
-	*correct = err <= tu_gemm_bound(GK_DTYPE_F32, K, 2.0);
+	gkc_ref_gemm(GK_DTYPE_F32, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, M, N, K, -0.5, a, K, b, N,
+	             1.0, c0, N, NULL, 0, ref);
+	double err = gkc_gemm_error(GK_DTYPE_F32, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, M, N, K,
+	                            -0.5, a, K, b, N, 1.0, c0, c, N, NULL, 0, ref);
+	*correct = err <= gkc_gemm_bound(GK_DTYPE_F32, K, 2.0);
 	*untouched = memcmp(c, c0, sizeof c) == 0;
 	return st;
 }

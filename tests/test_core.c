@@ -133,21 +133,21 @@ static int small_gemm_ok(unsigned dt)
 		tu_fill_f32(bf, K * N, &r);
 		tu_poison_f32(cf, M * N);
 		st = gk_sgemm(GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, M, N, K, 1, af, K, bf, N, 0, cf, N);
-		tu_ref_gemm(dt, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, M, N, K, 1, af, K, bf, N, 0, cf,
-		            N, NULL, 0, ref);
-		err = tu_gemm_error(dt, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, M, N, K, 1, af, K, bf, N,
-		                    0, cf, cf, N, NULL, 0, ref);
+		gkc_ref_gemm(dt, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, M, N, K, 1, af, K, bf, N, 0, cf,
+		             N, NULL, 0, ref);
+		err = gkc_gemm_error(dt, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, M, N, K, 1, af, K, bf, N,
+		                     0, cf, cf, N, NULL, 0, ref);
 	} else {
 		tu_fill_f64(a, M * K, &r);
 		tu_fill_f64(b, K * N, &r);
 		tu_poison_f64(c, M * N);
 		st = gk_dgemm(GK_COL_MAJOR, GK_TRANS, GK_NO_TRANS, M, N, K, 1, a, K, b, K, 0, c, M);
-		tu_ref_gemm(dt, GK_COL_MAJOR, GK_TRANS, GK_NO_TRANS, M, N, K, 1, a, K, b, K, 0, c, M,
-		            NULL, 0, ref);
-		err = tu_gemm_error(dt, GK_COL_MAJOR, GK_TRANS, GK_NO_TRANS, M, N, K, 1, a, K, b, K, 0, c,
-		                    c, M, NULL, 0, ref);
+		gkc_ref_gemm(dt, GK_COL_MAJOR, GK_TRANS, GK_NO_TRANS, M, N, K, 1, a, K, b, K, 0, c, M,
+		             NULL, 0, ref);
+		err = gkc_gemm_error(dt, GK_COL_MAJOR, GK_TRANS, GK_NO_TRANS, M, N, K, 1, a, K, b, K, 0, c,
+		                     c, M, NULL, 0, ref);
 	}
-	return st == GK_OK && err <= tu_gemm_bound(dt, K, 2.0);
+	return st == GK_OK && err <= gkc_gemm_bound(dt, K, 2.0);
 }
 
 /* Child: report the kernel set, and whether a GEMM is right with it. */

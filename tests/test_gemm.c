@@ -23,8 +23,8 @@
  * and after C, and A and B must come out unchanged. With beta = 0, C starts
  * as NaN: every element must be written.
  *
- * The bound: tu_gemm_bound(dtype, k, GEMM_FACTOR) = 2 (k + 2) u on the
- * normwise error of tu_gemm_error. Classical GEMM in any summation order, with
+ * The bound: gkc_gemm_bound(dtype, k, GEMM_FACTOR) = 2 (k + 2) u on the
+ * normwise error of gkc_gemm_error. Classical GEMM in any summation order, with
  * or without fused multiply-adds, has |C - fl(C)| <= gamma_k |alpha| |A| |B|
  * elementwise plus one rounding each for the alpha and beta terms, which in
  * Frobenius norms is at most (k + 2) u (1 + O(ku)) times the denominator; the
@@ -269,13 +269,13 @@ static double prob_check(prob *p, gk_status st, const char *who)
 	         p->desc, (long long)bad, (long long)(g->m * g->n));
 	if (p->ref == NULL) {
 		p->ref = xmalloc(sizeof(long double) * (size_t)p->nrows * (size_t)g->n);
-		tu_ref_gemm(p->dt, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha, p->a, p->lda,
-		            p->b, p->ldb, g->beta, p->c0, p->ldc, p->rows, p->nrows, p->ref);
+		gkc_ref_gemm(p->dt, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha, p->a, p->lda,
+		             p->b, p->ldb, g->beta, p->c0, p->ldc, p->rows, p->nrows, p->ref);
 	}
-	const double err = tu_gemm_error(p->dt, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha,
-	                                 p->a, p->lda, p->b, p->ldb, g->beta, p->c0, p->c, p->ldc,
-	                                 p->rows, p->nrows, p->ref);
-	const double bound = tu_gemm_bound(p->dt, g->k, GEMM_FACTOR);
+	const double err = gkc_gemm_error(p->dt, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha,
+	                                  p->a, p->lda, p->b, p->ldb, g->beta, p->c0, p->c, p->ldc,
+	                                  p->rows, p->nrows, p->ref);
+	const double bound = gkc_gemm_bound(p->dt, g->k, GEMM_FACTOR);
 	TU_CHECK(err <= bound, "%s %s: normwise error %.3g > bound %.3g", who, p->desc, err, bound);
 	return err <= bound ? err / bound : -1;
 }
@@ -549,10 +549,10 @@ static void thread_counts(const char *algo, unsigned dt, tu_rng *r)
 						first[i * g.n + j] = get(dt, p.c, at(g.layout, i, j, p.ldc));
 				continue;
 			}
-			double diff = tu_gemm_error(dt, g.layout, g.ta, g.tb, g.m, g.n, g.k, g.alpha, p.a,
-			                            p.lda, p.b, p.ldb, g.beta, p.c0, p.c, p.ldc, NULL, g.m,
-			                            first);
-			double bound = 2 * tu_gemm_bound(dt, g.k, GEMM_FACTOR);
+			double diff = gkc_gemm_error(dt, g.layout, g.ta, g.tb, g.m, g.n, g.k, g.alpha, p.a,
+			                             p.lda, p.b, p.ldb, g.beta, p.c0, p.c, p.ldc, NULL, g.m,
+			                             first);
+			double bound = 2 * gkc_gemm_bound(dt, g.k, GEMM_FACTOR);
 			TU_CHECK(diff <= bound, "%s %s: 1 and %d threads differ by %.3g > %.3g", who, p.desc,
 			         t, diff, bound);
 		}

@@ -9,7 +9,7 @@
  *    double sum; nothing outside the tile written; and, on packed slivers,
  *    the same bits as the packed kernel (the driver relies on it).
  *  - Through the public API, against the long-double reference with
- *    tu_gemm_bound: M and N in 1..17 with K up to 3e5 (the depth split
+ *    gkc_gemm_bound: M and N in 1..17 with K up to 3e5 (the depth split
  *    among threads), small cubes, 64 x 1000 x 1000 and 1000 x 1000 x 64 on
  *    sampled rows; all transposes and both layouts on a subset; 1 to 4
  *    threads.
@@ -311,13 +311,13 @@ static int prob_check(prob *p, gk_status st, const char *who)
 	         "%s %s: changed the padding of C", who, p->desc);
 	if (p->ref == NULL) {
 		p->ref = xmalloc(sizeof(long double) * (size_t)(p->nrows * p->n));
-		tu_ref_gemm(p->dt, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda,
-		            p->b, p->ldb, p->beta, p->c0, p->ldc, p->rows, p->nrows, p->ref);
+		gkc_ref_gemm(p->dt, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda,
+		             p->b, p->ldb, p->beta, p->c0, p->ldc, p->rows, p->nrows, p->ref);
 	}
-	const double err = tu_gemm_error(p->dt, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha,
-	                                 p->a, p->lda, p->b, p->ldb, p->beta, p->c0, p->c, p->ldc,
-	                                 p->rows, p->nrows, p->ref);
-	const double bound = tu_gemm_bound(p->dt, p->k, GEMM_FACTOR);
+	const double err = gkc_gemm_error(p->dt, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha,
+	                                  p->a, p->lda, p->b, p->ldb, p->beta, p->c0, p->c, p->ldc,
+	                                  p->rows, p->nrows, p->ref);
+	const double bound = gkc_gemm_bound(p->dt, p->k, GEMM_FACTOR);
 	TU_CHECK(err <= bound, "%s %s: normwise error %.3g > bound %.3g", who, p->desc, err, bound);
 	return err <= bound;
 }

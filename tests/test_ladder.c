@@ -270,11 +270,11 @@ static double run_product(const gk_context *ctx, const char *who, unsigned dt, c
 			nrows = SAMPLE_ROWS;
 		}
 		long double *ref = xmalloc(sizeof(long double) * (size_t)nrows * (size_t)s->n);
-		tu_ref_gemm(dt, s->layout, s->ta, s->tb, s->m, s->n, s->k, s->alpha, a, lda, b, ldb,
-		            s->beta, c0, ldc, rowp, nrows, ref);
-		const double err = tu_gemm_error(dt, s->layout, s->ta, s->tb, s->m, s->n, s->k,
-		                                 s->alpha, a, lda, b, ldb, s->beta, c0, c, ldc, rowp,
-		                                 nrows, ref);
+		gkc_ref_gemm(dt, s->layout, s->ta, s->tb, s->m, s->n, s->k, s->alpha, a, lda, b, ldb,
+		             s->beta, c0, ldc, rowp, nrows, ref);
+		const double err = gkc_gemm_error(dt, s->layout, s->ta, s->tb, s->m, s->n, s->k,
+		                                  s->alpha, a, lda, b, ldb, s->beta, c0, c, ldc, rowp,
+		                                  nrows, ref);
 		TU_CHECK(err <= bound, "%s: normwise error %.3g > bound %.3g", desc, err, bound);
 		ratio = err <= bound ? err / bound : -1;
 		free(ref);
@@ -341,7 +341,7 @@ static void tiled_rungs(tu_rng *r)
 				else
 					k = ks[i - nm - nn];
 				shape s = random_shape(m, n, k, r);
-				double ratio = run_product(ctx, algos[al], dt, &s, tu_gemm_bound(dt, k, FACTOR),
+				double ratio = run_product(ctx, algos[al], dt, &s, gkc_gemm_bound(dt, k, FACTOR),
 				                           0, r);
 				worst = ratio > worst ? ratio : worst;
 				cases++;
@@ -358,7 +358,7 @@ static void tiled_rungs(tu_rng *r)
 			snprintf(who, sizeof who, "%s threads=%d", algos[al], t);
 			for (unsigned dt = GK_DTYPE_F32; dt <= GK_DTYPE_F64; dt <<= 1) {
 				shape s = random_shape(301, 97, 130, r);
-				double ratio = run_product(ctx, who, dt, &s, tu_gemm_bound(dt, s.k, FACTOR), 0, r);
+				double ratio = run_product(ctx, who, dt, &s, gkc_gemm_bound(dt, s.k, FACTOR), 0, r);
 				worst = ratio > worst ? ratio : worst;
 				cases++;
 			}
@@ -454,7 +454,7 @@ static void strassen(tu_rng *r)
 			const double ratio = run_product(ctx, who, dt, &s, bound, sc->sample, r);
 			worst = ratio > worst ? ratio : worst;
 			/* For the record: the same error against the classical bound. */
-			const double classical = ratio * bound / tu_gemm_bound(dt, s.k, FACTOR);
+			const double classical = ratio * bound / gkc_gemm_bound(dt, s.k, FACTOR);
 			worst_classical = classical > worst_classical ? classical : worst_classical;
 			n_cases++;
 			if (sc->sample)

@@ -219,11 +219,11 @@ static double problem_error(const problem *pb, const char *cbuf)
 	const shape *s = &pb->s;
 	long double *ref = xmalloc(sizeof(long double) * (size_t)s->m * (size_t)s->n);
 	const char *c0 = pb->c0 + GUARD * pb->es, *c = cbuf + GUARD * pb->es;
-	tu_ref_gemm(pb->dt, s->layout, s->ta, s->tb, s->m, s->n, s->k, s->alpha, pb->a, pb->lda,
-	            pb->b, pb->ldb, s->beta, c0, pb->ldc, NULL, s->m, ref);
-	const double err = tu_gemm_error(pb->dt, s->layout, s->ta, s->tb, s->m, s->n, s->k,
-	                                 s->alpha, pb->a, pb->lda, pb->b, pb->ldb, s->beta, c0, c,
-	                                 pb->ldc, NULL, s->m, ref);
+	gkc_ref_gemm(pb->dt, s->layout, s->ta, s->tb, s->m, s->n, s->k, s->alpha, pb->a, pb->lda,
+	             pb->b, pb->ldb, s->beta, c0, pb->ldc, NULL, s->m, ref);
+	const double err = gkc_gemm_error(pb->dt, s->layout, s->ta, s->tb, s->m, s->n, s->k,
+	                                  s->alpha, pb->a, pb->lda, pb->b, pb->ldb, s->beta, c0, c,
+	                                  pb->ldc, NULL, s->m, ref);
 	free(ref);
 	return err;
 }
@@ -271,7 +271,7 @@ static struct {
 
 static void record(int levels, double err, double bound, unsigned dt, int64_t k)
 {
-	const double ratio = err / bound, classical = err / tu_gemm_bound(dt, k, 2.0);
+	const double ratio = err / bound, classical = err / gkc_gemm_bound(dt, k, 2.0);
 	if (ratio > stats.worst[levels])
 		stats.worst[levels] = ratio;
 	if (classical > stats.worst_classical[levels])

@@ -1,7 +1,8 @@
 /*
- * test_util.h - what every test program shares: a seeded random source, the
- * higher-precision reference GEMM, the normwise error and its bound, and
- * check counting that ends in one "N passed, N failed" line.
+ * test_util.h - what every test program shares: a seeded random source,
+ * check counting that ends in one "N passed, N failed" line, and (through
+ * gemm_check.h) the higher-precision reference GEMM, the normwise error and
+ * its bound.
  */
 #ifndef GK_TEST_UTIL_H
 #define GK_TEST_UTIL_H
@@ -9,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gemmkit.h"
+#include "gemm_check.h"
 
 /* Counting checks: every failure is printed with its file and line. */
 extern long tu_passed, tu_failed;
@@ -34,32 +36,9 @@ void tu_poison_f64(double *x, size_t n);
 /* Elements a matrix of rows x cols with leading dimension ld occupies. */
 size_t tu_extent(gk_layout layout, int64_t rows, int64_t cols, int64_t ld);
 
-/*
- * The reference: C_ref(i, j) = alpha * sum_l op(A)(i,l) op(B)(l,j) + beta * C0(i, j)
- * in long double, for the rows listed in rows[0..nrows) (rows = NULL: all m),
- * written row-major into ref[r * n + j]. beta = 0 ignores C0. dtype is
- * GK_DTYPE_F32 or GK_DTYPE_F64 and tells how a, b and c0 are stored.
- */
-void tu_ref_gemm(unsigned dtype, gk_layout layout, gk_trans ta, gk_trans tb,
-                 int64_t m, int64_t n, int64_t k, double alpha,
-                 const void *a, int64_t lda, const void *b, int64_t ldb,
-                 double beta, const void *c0, int64_t ldc,
-                 const int64_t *rows, int64_t nrows, long double *ref);
-
-/*
- * The normwise relative error of C against ref over the listed rows:
- * ||C - C_ref||_F / (|alpha| ||op(A)||_F ||op(B)||_F + |beta| ||C0||_F), the
- * norms taken over the same rows of A and C (all of B). Returns +inf when an
- * element of C is NaN or Inf while the reference is finite.
- */
-double tu_gemm_error(unsigned dtype, gk_layout layout, gk_trans ta, gk_trans tb,
-                     int64_t m, int64_t n, int64_t k, double alpha,
-                     const void *a, int64_t lda, const void *b, int64_t ldb,
-                     double beta, const void *c0, const void *c, int64_t ldc,
-                     const int64_t *rows, int64_t nrows, const long double *ref);
-
-/* The bound for classical GEMM: factor * (k + 2) * unit roundoff. */
-double tu_gemm_bound(unsigned dtype, int64_t k, double factor);
+/* The reference product, the normwise error and its bound are those of
+ * gemm_check.h (gkc_ref_gemm, gkc_gemm_error, gkc_gemm_bound), shared with
+ * the command line. */
 
 /* Elements outside the m x n matrix but inside the ld padding must be left
  * exactly as they were: compare c against before over the whole extent. */
