@@ -1,32 +1,21 @@
 /*
  * cmd_gemm.c - `gemmkit gemm`: multiply matrices of given (or random) sizes
  * with one algorithm, print the time, the GFLOPS and the error against a
- * long double reference; read and write the matrices as .npy files.
+ * long double reference; read and write the matrices as .npy files. This
+ * file holds the options and runs the steps of gemm/ (gemm_cmd.h).
  */
 #include <errno.h>
-#include <float.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli_util.h"
 #include "commands.h"
+#include "gemm/gemm_cmd.h"
+#include "gemm_check.h"
 #include "gemmkit.h"
 #include "npy.h"
 
-#define CMD "gemm"
-#define RAND_MIN_SIZE 128
-#define RAND_MAX_SIZE 2048
-/* Sizes above 2^40 cannot be allocated anywhere; the limit keeps every
- * product of two sizes inside int64_t. */
-#define MAX_SIZE ((int64_t)1 << 40)
-/* Above this many multiply-adds a full long double reference takes seconds;
- * a random sample of rows is checked instead. */
-#define FULL_CHECK_MAX_FLOPS 2147483648.0
-#define SAMPLE_ROWS 64
+#define CMD GEMM_CMD
 
 static void usage(FILE *f)
 {
@@ -78,35 +67,15 @@ static void usage(FILE *f)
 "\n"
 ".npy files: '<f4' or '<f8', 2-D, C or Fortran order (converted to --layout).\n"
 "Files are written in --layout order (fortran_order True for col).\n"
-"When M*N*K > 2^31 the error is computed on %d random rows of C.\n"
+"When M*N*K > 2^31 and M > %d, the error is computed on that many random rows\n"
+"of C (the same rows for the same --seed).\n"
 "\n"
 "exit status: 0 success; 1 the library reported an error, the check failed,\n"
 "or an output file could not be written; 2 bad command line, or an input\n"
 "file that cannot be used (missing, not a .npy matrix, wrong shape); then\n"
 "nothing is computed.\n",
-	        RAND_MIN_SIZE, RAND_MAX_SIZE, SAMPLE_ROWS);
+	        GEMM_RAND_MIN_SIZE, GEMM_RAND_MAX_SIZE, GKC_SAMPLE_ROWS);
 }
-
-typedef struct {
-	int64_t size[3]; /* M N K given on the command line, 0 if not */
-	int nsizes;
-	const char *algo;
-	int dtype_set;
-	npy_dtype dtype;
-	int64_t threads;
-	gk_layout layout;
-	gk_trans ta, tb;
-	double alpha, beta;
-	int64_t repeat;
-	int seed_set;
-	uint64_t seed;
-	const char *in[3];      /* --a --b --c */
-	const char *save[3];    /* --save-a --save-b --save-c */
-	const char *save_dir;
-	int check;
-	double tol;
-	int print;
-} gemm_opts;
 
 enum {
 	OPT_ALGO, OPT_DTYPE, OPT_THREADS, OPT_LAYOUT, OPT_TRANSA, OPT_TRANSB, OPT_ALPHA, OPT_BETA,
@@ -290,7 +259,7 @@ static int parse_args(int argc, char **argv, gemm_opts *o)
 			cli_error(CMD, "unexpected argument '%s': give at most the three sizes M N K", arg);
 			return 2;
 		}
-		if (cli_parse_i64(arg, 1, MAX_SIZE, &o->size[o->nsizes]) != 0) {
+		if (cli_parse_i64(arg, 1, GEMM_MAX_SIZE, &o->size[o->nsizes]) != 0) {
 			cli_error(CMD, "size %s = '%s' is not a whole number in [1, 2^40]",
 			          size_names[o->nsizes], arg);
 			return 2;
@@ -302,13 +271,6 @@ static int parse_args(int argc, char **argv, gemm_opts *o)
 		return 2;
 	}
 	return 0;
-}
-
-static void report_lib_error(const char *what, gk_status st)
-{
-	const char *detail = gk_last_error();
-	cli_error(CMD, "%s: %s%s%s", what, gk_strerror(st), detail && *detail ? ": " : "",
-	          detail ? detail : "");
 }
 
 /* The name list for an unknown --algo. */
@@ -331,324 +293,6 @@ static int find_algo(const char *name, gk_algo_info *out)
 	return 0;
 }
 
-/* ---------------------------------------------------------- the matrices -- */
-
-typedef struct {
-	npy_dtype dtype;
-	gk_layout layout;
-	gk_trans ta, tb;
-	int64_t m, n, k, lda, ldb, ldc;
-	double alpha, beta; /* as the library sees them (rounded to float for s) */
-	void *a, *b, *c, *c0;
-} problem;
-
-static int64_t ld_of(gk_layout layout, int64_t rows, int64_t cols)
-{
-	int64_t ld = layout == GK_ROW_MAJOR ? cols : rows;
-	return ld > 0 ? ld : 1;
-}
-
-static size_t at(gk_layout layout, int64_t i, int64_t j, int64_t ld)
-{
-	return layout == GK_ROW_MAJOR ? (size_t)(i * ld + j) : (size_t)(i + j * ld);
-}
-
-static double elem(npy_dtype t, const void *p, size_t idx)
-{
-	return t == NPY_F64 ? ((const double *)p)[idx] : (double)((const float *)p)[idx];
-}
-
-static double op_a(const problem *p, int64_t i, int64_t l)
-{
-	return elem(p->dtype, p->a, p->ta == GK_NO_TRANS ? at(p->layout, i, l, p->lda) : at(p->layout, l, i, p->lda));
-}
-
-static double op_b(const problem *p, int64_t l, int64_t j)
-{
-	return elem(p->dtype, p->b, p->tb == GK_NO_TRANS ? at(p->layout, l, j, p->ldb) : at(p->layout, j, l, p->ldb));
-}
-
-static void *alloc_elems(int64_t rows, int64_t cols, npy_dtype t, const char *what)
-{
-	size_t n, bytes;
-	void *p = NULL;
-	if (__builtin_mul_overflow((size_t)rows, (size_t)cols, &n) ||
-	    __builtin_mul_overflow(n, (size_t)t, &bytes)) {
-		cli_error(CMD, "%s of %lld x %lld elements is too large", what, (long long)rows, (long long)cols);
-		return NULL;
-	}
-	if (posix_memalign(&p, 64, bytes > 0 ? bytes : 64) != 0) {
-		cli_error(CMD, "cannot allocate %zu bytes for %s", bytes, what);
-		return NULL;
-	}
-	return p;
-}
-
-static void fill_random(void *p, size_t count, npy_dtype t, cli_rng *r)
-{
-	if (t == NPY_F64)
-		cli_fill_f64(p, count, r);
-	else
-		cli_fill_f32(p, count, r);
-}
-
-/* Before every run C is either the input C (beta != 0) or NaN, so that a
- * result element the algorithm forgot to write cannot pass the check. */
-static void reset_c(const problem *p)
-{
-	const size_t count = (size_t)p->m * (size_t)p->n, bytes = count * (size_t)p->dtype;
-	if (p->beta != 0) {
-		memcpy(p->c, p->c0, bytes);
-	} else if (p->dtype == NPY_F64) {
-		for (size_t i = 0; i < count; i++)
-			((double *)p->c)[i] = NAN;
-	} else {
-		for (size_t i = 0; i < count; i++)
-			((float *)p->c)[i] = NAN;
-	}
-}
-
-static gk_status run_once(const gk_context *ctx, const problem *p)
-{
-	if (p->dtype == NPY_F64)
-		return gk_dgemm_ex(ctx, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda,
-		                   p->b, p->ldb, p->beta, p->c, p->ldc);
-	return gk_sgemm_ex(ctx, p->layout, p->ta, p->tb, p->m, p->n, p->k, (float)p->alpha, p->a,
-	                   p->lda, p->b, p->ldb, (float)p->beta, p->c, p->ldc);
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return a < b ? -1 : a > b;
-}
-
-static int cmp_i64(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-	return a < b ? -1 : a > b;
-}
-
-/* ------------------------------------------------------------ the check -- */
-
-/* sum_l a[l] * b[l] in long double, with four partial sums to hide the
- * latency of the x87 adder. Products of two floats or two doubles are
- * exact or nearly so in long double. */
-static long double dot_f32(const double *a, const float *b, int64_t k)
-{
-	long double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	int64_t l = 0;
-	for (; l + 4 <= k; l += 4) {
-		s0 += (long double)a[l] * b[l];
-		s1 += (long double)a[l + 1] * b[l + 1];
-		s2 += (long double)a[l + 2] * b[l + 2];
-		s3 += (long double)a[l + 3] * b[l + 3];
-	}
-	for (; l < k; l++)
-		s0 += (long double)a[l] * b[l];
-	return (s0 + s1) + (s2 + s3);
-}
-
-static long double dot_f64(const double *a, const double *b, int64_t k)
-{
-	long double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	int64_t l = 0;
-	for (; l + 4 <= k; l += 4) {
-		s0 += (long double)a[l] * b[l];
-		s1 += (long double)a[l + 1] * b[l + 1];
-		s2 += (long double)a[l + 2] * b[l + 2];
-		s3 += (long double)a[l + 3] * b[l + 3];
-	}
-	for (; l < k; l++)
-		s0 += (long double)a[l] * b[l];
-	return (s0 + s1) + (s2 + s3);
-}
-
-/*
- * The normwise relative error over the rows rows[0..nrows), with the norms
- * of A and C0 over the same rows and of B over all of it. op(B) is first
- * copied, transposed and in its own dtype (no more memory than B), so that
- * each reference element is a contiguous dot product.
- */
-static double gemm_error(const problem *p, const int64_t *rows, int64_t nrows, int *oom)
-{
-	const int64_t n = p->n, k = p->k;
-	const int f64 = p->dtype == NPY_F64;
-	void *bt = malloc((size_t)p->dtype * (size_t)(n * k > 0 ? n * k : 1));
-	double *arow = malloc(sizeof(double) * (size_t)(k > 0 ? k : 1));
-	*oom = bt == NULL || arow == NULL;
-	if (*oom) {
-		free(bt);
-		free(arow);
-		return INFINITY;
-	}
-	long double nb = 0;
-	for (int64_t l = 0; l < k; l++)
-		for (int64_t j = 0; j < n; j++) {
-			double v = op_b(p, l, j);
-			if (f64)
-				((double *)bt)[j * k + l] = v;
-			else
-				((float *)bt)[j * k + l] = (float)v;
-			nb += (long double)v * v;
-		}
-	long double na = 0, nc = 0, diff = 0;
-	int nonfinite = 0;
-	for (int64_t r = 0; r < nrows; r++) {
-		const int64_t i = rows[r];
-		for (int64_t l = 0; l < k; l++) {
-			arow[l] = op_a(p, i, l);
-			na += (long double)arow[l] * arow[l];
-		}
-		for (int64_t j = 0; j < n; j++) {
-			const long double dot = f64 ? dot_f64(arow, (const double *)bt + j * k, k)
-			                            : dot_f32(arow, (const float *)bt + j * k, k);
-			long double ref = (long double)p->alpha * dot;
-			if (p->beta != 0) {
-				long double c0 = elem(p->dtype, p->c0, at(p->layout, i, j, p->ldc));
-				ref += (long double)p->beta * c0;
-				nc += c0 * c0;
-			}
-			const double cv = elem(p->dtype, p->c, at(p->layout, i, j, p->ldc));
-			if (!isfinite(cv))
-				nonfinite = 1;
-			const long double d = cv - ref;
-			diff += d * d;
-		}
-	}
-	free(bt);
-	free(arow);
-	if (nonfinite)
-		return INFINITY;
-	const long double denom = fabsl((long double)p->alpha) * sqrtl(na) * sqrtl(nb) +
-	                          fabsl((long double)p->beta) * sqrtl(nc);
-	if (denom == 0)
-		return diff == 0 ? 0.0 : INFINITY;
-	return (double)(sqrtl(diff) / denom);
-}
-
-/* ---------------------------------------------------------------- files -- */
-
-/* Read the --a/--b/--c files; their shapes give M, N and K. */
-static int load_inputs(const gemm_opts *o, npy_matrix in[3])
-{
-	for (int x = 0; x < 3; x++) {
-		if (o->in[x] == NULL)
-			continue;
-		char err[256];
-		int rc = npy_read(o->in[x], &in[x], err, sizeof err);
-		if (rc != 0) {
-			cli_error(CMD, "%s: %s", o->in[x], err);
-			return rc == NPY_ERR_NOMEM ? 1 : 2;
-		}
-		if (in[x].rows < 1 || in[x].cols < 1) {
-			cli_error(CMD, "%s: the matrix of shape (%lld, %lld) is empty", o->in[x],
-			          (long long)in[x].rows, (long long)in[x].cols);
-			return 2;
-		}
-		if (in[x].rows > MAX_SIZE || in[x].cols > MAX_SIZE) {
-			cli_error(CMD, "%s: shape (%lld, %lld) is too large", o->in[x],
-			          (long long)in[x].rows, (long long)in[x].cols);
-			return 2;
-		}
-	}
-	return 0;
-}
-
-/* One size (0 = M, 1 = N, 2 = K) as the files and the command line give
- * it; they must agree. */
-static int settle_size(const gemm_opts *o, const npy_matrix in[3], int which, int64_t *out)
-{
-	static const char *const names[3] = {"M", "N", "K"};
-	int64_t v = o->nsizes ? o->size[which] : 0;
-	const char *from = o->nsizes ? "the command line" : NULL;
-	for (int x = 0; x < 3; x++) {
-		if (o->in[x] == NULL)
-			continue;
-		int64_t s = 0;
-		if (x == 0 && which != 1) /* A: op(A) is M x K */
-			s = (which == 0) == (o->ta == GK_NO_TRANS) ? in[0].rows : in[0].cols;
-		else if (x == 1 && which != 0) /* B: op(B) is K x N */
-			s = (which == 2) == (o->tb == GK_NO_TRANS) ? in[1].rows : in[1].cols;
-		else if (x == 2 && which != 2) /* C is M x N */
-			s = which == 0 ? in[2].rows : in[2].cols;
-		if (s == 0)
-			continue;
-		if (v != 0 && s != v) {
-			cli_error(CMD, "%s = %lld from %s, but %s (shape (%lld, %lld)) gives %s = %lld",
-			          names[which], (long long)v, from, o->in[x], (long long)in[x].rows,
-			          (long long)in[x].cols, names[which], (long long)s);
-			return 2;
-		}
-		v = s;
-		from = o->in[x];
-	}
-	*out = v;
-	return 0;
-}
-
-static int save_one(const char *path, const problem *p, const void *data, int64_t rows, int64_t cols)
-{
-	npy_matrix mat = {p->dtype, p->layout == GK_COL_MAJOR, rows, cols, (void *)data};
-	char err[256];
-	if (npy_write(path, &mat, err, sizeof err) != 0) {
-		cli_error(CMD, "%s: %s", path, err);
-		return 1;
-	}
-	printf("saved:     %s (%lld x %lld, %s)\n", path, (long long)rows, (long long)cols,
-	       npy_dtype_name(p->dtype));
-	return 0;
-}
-
-static int save_outputs(const gemm_opts *o, const problem *p)
-{
-	const int64_t ar = p->ta == GK_NO_TRANS ? p->m : p->k, ac = p->ta == GK_NO_TRANS ? p->k : p->m;
-	const int64_t br = p->tb == GK_NO_TRANS ? p->k : p->n, bc = p->tb == GK_NO_TRANS ? p->n : p->k;
-	int rc = 0;
-	if (o->save[0]) rc |= save_one(o->save[0], p, p->a, ar, ac);
-	if (o->save[1]) rc |= save_one(o->save[1], p, p->b, br, bc);
-	if (o->save[2]) rc |= save_one(o->save[2], p, p->c, p->m, p->n);
-	if (o->save_dir) {
-		if (mkdir(o->save_dir, 0777) != 0 && errno != EEXIST) {
-			cli_error(CMD, "cannot create the folder %s: %s", o->save_dir, strerror(errno));
-			return 1;
-		}
-		const size_t len = strlen(o->save_dir) + 16;
-		char *path = malloc(len);
-		if (path == NULL) {
-			cli_error(CMD, "out of memory");
-			return 1;
-		}
-		snprintf(path, len, "%s/A.npy", o->save_dir);
-		rc |= save_one(path, p, p->a, ar, ac);
-		snprintf(path, len, "%s/B.npy", o->save_dir);
-		rc |= save_one(path, p, p->b, br, bc);
-		snprintf(path, len, "%s/C.npy", o->save_dir);
-		rc |= save_one(path, p, p->c, p->m, p->n);
-		if (p->beta != 0) {
-			snprintf(path, len, "%s/C0.npy", o->save_dir);
-			rc |= save_one(path, p, p->c0, p->m, p->n);
-		}
-		free(path);
-	}
-	return rc;
-}
-
-static void print_matrix(const char *name, int64_t rows, int64_t cols, const problem *p, int which)
-{
-	printf("%s (%lld x %lld):\n", name, (long long)rows, (long long)cols);
-	for (int64_t i = 0; i < rows; i++) {
-		for (int64_t j = 0; j < cols; j++) {
-			double v = which == 0 ? op_a(p, i, j) : which == 1 ? op_b(p, i, j)
-			                                                   : elem(p->dtype, p->c, at(p->layout, i, j, p->ldc));
-			printf("%s% .*g", j ? " " : "  ", p->dtype == NPY_F64 ? 17 : 9, v);
-		}
-		printf("\n");
-	}
-}
-
-/* ------------------------------------------------------------------ run -- */
-
 int gk_cmd_gemm(int argc, char **argv)
 {
 	gemm_opts o;
@@ -669,14 +313,12 @@ int gk_cmd_gemm(int argc, char **argv)
 	gk_context *ctx = NULL;
 	npy_matrix in[3];
 	memset(in, 0, sizeof in);
-	problem p;
+	gemm_problem p;
 	memset(&p, 0, sizeof p);
-	double *times = NULL;
-	int64_t *rows = NULL;
 
 	gk_status st = gk_context_create(&ctx);
 	if (st != GK_OK) {
-		report_lib_error("gk_context_create", st);
+		gemm_report_lib_error("gk_context_create", st);
 		return 1;
 	}
 	st = gk_context_set_algo(ctx, o.algo);
@@ -686,28 +328,20 @@ int gk_cmd_gemm(int argc, char **argv)
 		rc = 2;
 		goto done;
 	} else if (st != GK_OK) {
-		report_lib_error("gk_context_set_algo", st);
+		gemm_report_lib_error("gk_context_set_algo", st);
 		rc = 1;
 		goto done;
 	}
 	st = gk_context_set_threads(ctx, (int)o.threads);
 	if (st != GK_OK) {
-		report_lib_error("gk_context_set_threads", st);
+		gemm_report_lib_error("gk_context_set_threads", st);
 		rc = 2;
 		goto done;
 	}
 
-	rc = load_inputs(&o, in);
+	rc = gemm_load_inputs(&o, in);
 	if (rc)
 		goto done;
-
-	/* The dtype: --dtype, else that of the first input file. */
-	if (!o.dtype_set)
-		for (int x = 0; x < 3; x++)
-			if (o.in[x]) {
-				o.dtype = in[x].dtype;
-				break;
-			}
 	gk_algo_info ai;
 	const int named = strcmp(o.algo, "auto") != 0 && find_algo(o.algo, &ai);
 	if (named && !(ai.dtypes & (o.dtype == NPY_F64 ? GK_DTYPE_F64 : GK_DTYPE_F32))) {
@@ -715,224 +349,30 @@ int gk_cmd_gemm(int argc, char **argv)
 		rc = 2;
 		goto done;
 	}
-
-	/* The sizes: command line and files must agree; what neither gives is
-	 * drawn at random. The draws happen always, so one seed gives the same
-	 * matrices whichever sizes were given. */
-	if (!o.seed_set) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		o.seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
-	}
-	cli_rng rng;
-	cli_rng_init(&rng, o.seed);
-	int64_t sz[3];
-	int random_sizes = 0, random_data = 0;
-	for (int w = 0; w < 3; w++) {
-		double u = (cli_uniform(&rng) + 1) / 2;
-		int64_t drawn = RAND_MIN_SIZE + (int64_t)(u * (RAND_MAX_SIZE - RAND_MIN_SIZE + 1));
-		rc = settle_size(&o, in, w, &sz[w]);
-		if (rc)
-			goto done;
-		if (sz[w] == 0) {
-			sz[w] = drawn;
-			random_sizes = 1;
-		}
-	}
-	p.dtype = o.dtype;
-	p.layout = o.layout;
-	p.ta = o.ta;
-	p.tb = o.tb;
-	p.m = sz[0];
-	p.n = sz[1];
-	p.k = sz[2];
-	/* The reference uses the alpha and beta the library was given. */
-	p.alpha = o.dtype == NPY_F32 ? (double)(float)o.alpha : o.alpha;
-	p.beta = o.dtype == NPY_F32 ? (double)(float)o.beta : o.beta;
-	const int64_t ar = p.ta == GK_NO_TRANS ? p.m : p.k, ac = p.ta == GK_NO_TRANS ? p.k : p.m;
-	const int64_t br = p.tb == GK_NO_TRANS ? p.k : p.n, bc = p.tb == GK_NO_TRANS ? p.n : p.k;
-	p.lda = ld_of(p.layout, ar, ac);
-	p.ldb = ld_of(p.layout, br, bc);
-	p.ldc = ld_of(p.layout, p.m, p.n);
-
-	/* Inputs of another dtype or order are converted to the call's. */
-	for (int x = 0; x < 3; x++) {
-		if (!o.in[x])
-			continue;
-		if (x == 2 && p.beta == 0) {
-			fprintf(stderr, "gemmkit gemm: note: beta = 0, so %s is not used\n", o.in[x]);
-			continue;
-		}
-		if (in[x].dtype != o.dtype)
-			fprintf(stderr, "gemmkit gemm: note: %s holds %s; converted to %s%s\n", o.in[x],
-			        npy_dtype_name(in[x].dtype), npy_dtype_name(o.dtype),
-			        o.dtype == NPY_F32 ? " (use --dtype d to keep float64)" : "");
-		char err[256];
-		if (npy_convert(&in[x], o.dtype, p.layout == GK_COL_MAJOR, err, sizeof err) != 0) {
-			cli_error(CMD, "%s: %s", o.in[x], err);
-			rc = 1;
-			goto done;
-		}
-	}
-
-	/* A, B and C0 in that order from the one stream, files taking their
-	 * place. */
-	if (o.in[0]) {
-		p.a = in[0].data;
-		in[0].data = NULL;
-	} else if ((p.a = alloc_elems(ar, ac, p.dtype, "A")) != NULL) {
-		fill_random(p.a, (size_t)ar * (size_t)ac, p.dtype, &rng);
-		random_data = 1;
-	}
-	if (o.in[1]) {
-		p.b = in[1].data;
-		in[1].data = NULL;
-	} else if ((p.b = alloc_elems(br, bc, p.dtype, "B")) != NULL) {
-		fill_random(p.b, (size_t)br * (size_t)bc, p.dtype, &rng);
-		random_data = 1;
-	}
-	p.c = alloc_elems(p.m, p.n, p.dtype, "C");
-	if (p.beta != 0) {
-		if (o.in[2]) {
-			p.c0 = in[2].data;
-			in[2].data = NULL;
-		} else if ((p.c0 = alloc_elems(p.m, p.n, p.dtype, "C0")) != NULL) {
-			fill_random(p.c0, (size_t)p.m * (size_t)p.n, p.dtype, &rng);
-			random_data = 1;
-		}
-	}
-	if (!p.a || !p.b || !p.c || (p.beta != 0 && !p.c0)) {
-		rc = 1;
+	rc = gemm_setup(&o, in, &p);
+	if (rc)
 		goto done;
-	}
 
-	/* One warm-up, then the timed runs. */
-	times = malloc(sizeof(double) * (size_t)o.repeat);
-	if (times == NULL) {
-		cli_error(CMD, "out of memory");
-		rc = 1;
+	double t;
+	rc = gemm_time_runs(ctx, &o, &p, &t);
+	if (rc)
 		goto done;
-	}
-	for (int64_t r = -1; r < o.repeat; r++) {
-		reset_c(&p);
-		double t0 = cli_now();
-		st = run_once(ctx, &p);
-		double t1 = cli_now();
-		if (st != GK_OK) {
-			report_lib_error(p.dtype == NPY_F64 ? "gk_dgemm_ex" : "gk_sgemm_ex", st);
-			rc = 1;
-			goto done;
-		}
-		if (r >= 0)
-			times[r] = t1 - t0;
-	}
-	qsort(times, (size_t)o.repeat, sizeof *times, cmp_double);
-	const double t = o.repeat % 2 ? times[o.repeat / 2]
-	                              : (times[o.repeat / 2 - 1] + times[o.repeat / 2]) / 2;
-	const double flops = 2.0 * (double)p.m * (double)p.n * (double)p.k;
-
-	gk_info info;
-	if (gk_get_info(&info) != GK_OK)
-		info.max_threads = 0;
-	printf("sizes:     M = %lld, N = %lld, K = %lld%s\n", (long long)p.m, (long long)p.n,
-	       (long long)p.k, random_sizes ? " (random)" : "");
-	if (random_sizes || random_data)
-		printf("seed:      %llu\n", (unsigned long long)o.seed);
-	printf("algorithm: %s\n", o.algo);
-	printf("dtype:     %s (%s)\n", p.dtype == NPY_F64 ? "d" : "s", npy_dtype_name(p.dtype));
-	printf("layout:    %s, op(A) = %s, op(B) = %s, alpha = %g, beta = %g\n",
-	       p.layout == GK_ROW_MAJOR ? "row-major" : "column-major", p.ta == GK_NO_TRANS ? "A" : "A^T",
-	       p.tb == GK_NO_TRANS ? "B" : "B^T", p.alpha, p.beta);
-	if (named && ai.backend == GK_BACKEND_CUDA)
-		printf("threads:   - (%s runs on the GPU)\n", ai.name);
-	else if (named && !ai.threaded)
-		printf("threads:   1 (%s is single-threaded)\n", ai.name);
-	else
-		printf("threads:   %d%s\n", o.threads > 0 ? (int)o.threads : info.max_threads,
-		       o.threads > 0 ? "" : " (default)");
-	printf("time:      %.4f ms (median of %lld run%s after 1 warm-up)\n", t * 1e3,
-	       (long long)o.repeat, o.repeat > 1 ? "s" : "");
-	if (t > 0)
-		printf("GFLOPS:    %.3f\n", flops / t * 1e-9);
-	else
-		printf("GFLOPS:    - (too fast to time)\n");
-
-	if (o.print) {
-		print_matrix("op(A)", p.m, p.k, &p, 0);
-		print_matrix("op(B)", p.k, p.n, &p, 1);
-		print_matrix("C", p.m, p.n, &p, 2);
-	}
-
+	gemm_print_report(&o, &p, named ? &ai : NULL, t);
+	if (o.print)
+		gemm_print_matrices(&p);
 	int failed = 0;
-	if (o.check) {
-		/* Rows to check: all, or a sorted random sample that does not
-		 * depend on the data stream. */
-		const int sampled = (double)p.m * (double)p.n * (double)p.k > FULL_CHECK_MAX_FLOPS &&
-		                    p.m > SAMPLE_ROWS;
-		const int64_t nrows = sampled ? SAMPLE_ROWS : p.m;
-		rows = malloc(sizeof(int64_t) * (size_t)nrows);
-		if (rows == NULL) {
-			cli_error(CMD, "out of memory for the check");
-			rc = 1;
-			goto done;
-		}
-		if (sampled) {
-			cli_rng srng;
-			cli_rng_init(&srng, o.seed ^ 0x636865636b726f77ull);
-			for (int64_t r = 0; r < nrows; r++) {
-				int dup;
-				do {
-					rows[r] = (int64_t)((cli_uniform(&srng) + 1) / 2 * (double)p.m);
-					if (rows[r] >= p.m)
-						rows[r] = p.m - 1;
-					dup = 0;
-					for (int64_t q = 0; q < r; q++)
-						dup |= rows[q] == rows[r];
-				} while (dup);
-			}
-			qsort(rows, (size_t)nrows, sizeof *rows, cmp_i64);
-		} else {
-			for (int64_t r = 0; r < nrows; r++)
-				rows[r] = r;
-		}
-		int oom;
-		const double err = gemm_error(&p, rows, nrows, &oom);
-		if (oom) {
-			cli_error(CMD, "out of memory for the check");
-			rc = 1;
-			goto done;
-		}
-		const double eps = p.dtype == NPY_F64 ? DBL_EPSILON : FLT_EPSILON;
-		const double bound = o.tol * (double)(p.k + 2) * eps;
-		failed = !(err <= bound);
-		printf("error:     %.3e (normwise relative, long double reference, ", err);
-		if (sampled)
-			printf("%d random rows of %lld: M*N*K > 2^31)\n", SAMPLE_ROWS, (long long)p.m);
-		else
-			printf("all %lld rows)\n", (long long)p.m);
-		printf("bound:     %.3e (%g * (K + 2) * eps, eps = %s)\n", bound, o.tol,
-		       p.dtype == NPY_F64 ? "2^-52" : "2^-23");
-		printf("check:     %s\n", failed ? "FAIL" : "PASS");
-		fflush(stdout);
-		if (failed)
-			cli_error(CMD, "check failed: error %.3e > bound %.3e", err, bound);
-	} else {
+	if (o.check)
+		failed = gemm_check_result(&o, &p);
+	else
 		printf("check:     skipped (--no-check)\n");
-	}
-
-	rc = save_outputs(&o, &p);
+	rc = gemm_save_outputs(&o, &p);
 	if (failed)
 		rc = 1;
 
 done:
 	for (int x = 0; x < 3; x++)
 		npy_free(&in[x]);
-	free(p.a);
-	free(p.b);
-	free(p.c);
-	free(p.c0);
-	free(times);
-	free(rows);
+	gemm_problem_free(&p);
 	gk_context_destroy(ctx);
 	return rc;
 }
