@@ -45,6 +45,7 @@ const gk_algo gk_algos_cuda[] = {
 	/* LADDER-BEGIN (rows of src/cuda/ladder/, in ladder order) */
 	/* LADDER-END */
 	/* SGEMM-BEGIN (the production SGEMM: "auto" for float on the GPU) */
+	ROW_S("cuda.sgemm", "tuned FP32 SGEMM: warp-tiled FFMA, cp.async pipeline, tile and split-K by shape (\"auto\" for float on the GPU)", gk_cuda_sgemm_tuned),
 	/* SGEMM-END */
 	/* DGEMM-BEGIN (the production DGEMM: "auto" for double on the GPU) */
 	/* DGEMM-END */

@@ -118,6 +118,9 @@ gk_status gk_cuda_sgemm_s02_k7_prefetch(const gk_cuda_sgemm_args *p);  /* 10_pre
 
 /* The production kernels (src/cuda/gemm/). */
 /* SGEMM-BEGIN (launcher prototypes of src/cuda/gemm/sgemm_*) */
+/* The tuned SGEMM (sgemm_tuned.cu): warp-tiled FFMA kernels with cp.async
+ * pipelines, tile shape and split-K chosen by problem shape. */
+gk_status gk_cuda_sgemm_tuned(const gk_cuda_sgemm_args *p);
 /* SGEMM-END */
 /* DGEMM-BEGIN (launcher prototypes of src/cuda/gemm/dgemm_*) */
 /* DGEMM-END */
