@@ -224,6 +224,34 @@ static double pick_scalar(tu_rng *rng)
 	return v[tu_next(rng) % 4];
 }
 
+/* Set to make the blocked driver's workspace requests fail (src/gemm/blocked.h). */
+extern int gk_gemm_workspace_refuse;
+
+/*
+ * BLAS cannot report a failure: with no workspace to be had, as when memory
+ * runs out, every entry point must still compute C, on each of the blocked
+ * driver's ways (small, split depth, matrix-vector by rows and by columns,
+ * packed), every transpose of A and B.
+ */
+static void test_no_workspace(tu_rng *rng)
+{
+	static const int shapes[][3] = {
+		{33, 33, 33}, {8, 8, 20000}, {2, 600, 600}, {600, 2, 600}, {600, 600, 70},
+	};
+	static const char tr[] = "NT";
+	gk_gemm_workspace_refuse = 1;
+	for (unsigned dtype = GK_DTYPE_F32; dtype <= GK_DTYPE_F64; dtype++)
+		for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
+			for (int t = 0; t < 4; t++) {
+				const int *x = shapes[s];
+				check_case(dtype, API_F77, GK_COL_MAJOR, tr[t / 2], tr[t % 2], x[0], x[1], x[2],
+				           -0.5, 0.75, 1, rng);
+				check_case(dtype, API_CBLAS, GK_ROW_MAJOR, tr[t / 2], tr[t % 2], x[0], x[1],
+				           x[2], 1.0, 0.0, 0, rng);
+			}
+	gk_gemm_workspace_refuse = 0;
+}
+
 /* Every transpose of every entry point, random sizes, alpha and beta. */
 static void test_transposes(tu_rng *rng)
 {
@@ -622,5 +650,6 @@ int main(void)
 	test_layout_identity(&rng);
 	test_f77_errors(&rng);
 	test_cblas_errors(&rng);
+	test_no_workspace(&rng);
 	return tu_finish("test_blas");
 }

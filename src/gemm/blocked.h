@@ -43,6 +43,8 @@
  * on a par for two or three, slower from four. */
 #define GK_BLOCKED_AXPY_ROWS 2
 #define GK_BLOCKED_DOT_COLS 3
+/* The axpy way goes through C in blocks of columns this many bytes wide. */
+#define GK_BLOCKED_AXPY_BYTES 4096
 /* Unpacked too (way 1), whatever m and k, up to this many columns of C:
  * 4096 x 64 x 4096 runs 20% faster than packed, 1000 x 8 x 1000 twice. */
 #define GK_BLOCKED_THIN_COLS 64
@@ -68,11 +70,78 @@ GK_HIDDEN void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gem
 /* Just the kc of gk_gemm_blocking_get. */
 GK_HIDDEN int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr);
 
+/*
+ * The partitioning of the packed loops, shared by the blocked driver
+ * (blocked_tmpl.h) and the production Strassen (strassen_abc_tmpl.h), which
+ * runs the same loops.
+ */
+
+/* Split count items among parts: part t starts at item count*t/parts (and
+ * ends where part t + 1 starts). */
+static inline int64_t gk_gemm_split(int64_t count, int64_t t, int64_t parts)
+{
+	return count * t / parts;
+}
+
+/* The length in elements of a packed sliver of r x kc elements of esize
+ * bytes, padded so that the next one starts on GK_PACK_ALIGN. */
+static inline int64_t gk_gemm_sliver(int64_t r, int64_t kc, size_t esize)
+{
+	const int64_t q = GK_PACK_ALIGN / (int64_t)esize;
+	return (r * kc + q - 1) / q * q;
+}
+
+/* The threads a product of m x n x k multiply-adds may use, at most nt: one
+ * per GK_BLOCKED_MIN_WORK, and one below twice that. */
+static inline int gk_gemm_threads(int nt, double m, double n, double k)
+{
+	const double work = m * n * k;
+	if (nt > 1 && work / GK_BLOCKED_MIN_WORK < nt)
+		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
+	return nt;
+}
+
+/* The thread grid tm x (nth / tm) over msl row slivers and nsl column
+ * slivers: the most row groups whose largest share of slivers is within
+ * 1/slack of the least possible (slack 0: the least itself). */
+static inline int gk_gemm_grid(int nth, int64_t msl, int64_t nsl, int64_t slack)
+{
+	int64_t least = INT64_MAX;
+	for (int tm = 1; tm <= nth; tm++)
+		if (nth % tm == 0) {
+			const int64_t cost = (msl + tm - 1) / tm * ((nsl + nth / tm - 1) / (nth / tm));
+			least = cost < least ? cost : least;
+		}
+	int best = 1;
+	for (int tm = 1; tm <= nth; tm++)
+		if (nth % tm == 0) {
+			const int64_t cost = (msl + tm - 1) / tm * ((nsl + nth / tm - 1) / (nth / tm));
+			if (cost <= least + (slack > 0 ? least / slack : 0))
+				best = tm;
+		}
+	return best;
+}
+
+/* Part t of parts of count rows (or columns) in slivers of r: [*lo, *hi),
+ * whole slivers but the last. */
+static inline void gk_gemm_range(int64_t count, int64_t r, int64_t t, int64_t parts,
+                                 int64_t *lo, int64_t *hi)
+{
+	const int64_t sl = (count + r - 1) / r;
+	const int64_t e = gk_gemm_split(sl, t + 1, parts) * r;
+	*lo = gk_gemm_split(sl, t, parts) * r;
+	*hi = e < count ? e : count;
+}
+
 /* A 64-byte aligned buffer of at least bytes for one call of the driver
  * (blocked_workspace.c), or NULL when out of memory; give it back with
  * gk_gemm_workspace_put. */
 GK_HIDDEN void *gk_gemm_workspace_get(size_t bytes);
 GK_HIDDEN void gk_gemm_workspace_put(void *p);
+
+/* Set (tests only) to refuse every workspace, as when memory runs out: the
+ * drivers must then still compute every product. */
+GK_HIDDEN extern int gk_gemm_workspace_refuse;
 
 /*
  * Pack rows x kc of X (element (i, l) at x[i * rs + l * cs]) into slivers

@@ -11,11 +11,11 @@
 #define GK_UMR gemm_u_f32_mr
 #define GK_UNR gemm_u_f32_nr
 #define GK_UVW gemm_u_f32_vw
+#define GK_AXPY axpy_f32
 #define GK_DOT dot_f32
 #define GK_MR gemm_f32_mr
 #define GK_NR gemm_f32_nr
 #define GK_FN(name) name##_f32
 #define GK_FN_PACK gk_pack_f32
-#define GK_FN_AXPY_ROWS gk_sgemm_ikj
 #define GK_FN_BLOCKED gk_sgemm_blocked
 #include "blocked_tmpl.h"

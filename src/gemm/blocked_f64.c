@@ -11,11 +11,11 @@
 #define GK_UMR gemm_u_f64_mr
 #define GK_UNR gemm_u_f64_nr
 #define GK_UVW gemm_u_f64_vw
+#define GK_AXPY axpy_f64
 #define GK_DOT dot_f64
 #define GK_MR gemm_f64_mr
 #define GK_NR gemm_f64_nr
 #define GK_FN(name) name##_f64
 #define GK_FN_PACK gk_pack_f64
-#define GK_FN_AXPY_ROWS gk_dgemm_ikj
 #define GK_FN_BLOCKED gk_dgemm_blocked
 #include "blocked_tmpl.h"

@@ -122,44 +122,13 @@ static inline void GK_FN(next_pack)(GK_FN(next) *x, int64_t upto)
 	x->row = upto;
 }
 
-/* A sliver's length in elements, padded so the next one stays aligned. */
-static int64_t GK_FN(sliver)(int64_t r, int64_t kc)
-{
-	const int64_t q = GK_PACK_ALIGN / (int64_t)sizeof(GK_T);
-	return (r * kc + q - 1) / q * q;
-}
-
 static inline int64_t GK_FN(min)(int64_t a, int64_t b)
 {
 	return a < b ? a : b;
 }
 
-/* Split count items among parts: part t gets [count*t/parts, count*(t+1)/parts). */
-static int64_t GK_FN(split)(int64_t count, int64_t t, int64_t parts)
-{
-	return count * t / parts;
-}
-
-/* The thread grid tm x (nth / tm) over msl row slivers and nsl column
- * slivers that gives the largest thread the least work; ties go to more
- * row groups (in the packed way they share the B panel instead of packing
- * the same A block twice). */
-static int GK_FN(grid)(int nth, int64_t msl, int64_t nsl)
-{
-	int best = 1;
-	int64_t best_cost = INT64_MAX;
-	for (int tm = 1; tm <= nth; tm++) {
-		if (nth % tm != 0)
-			continue;
-		const int tn = nth / tm;
-		const int64_t cost = (msl + tm - 1) / tm * ((nsl + tn - 1) / tn);
-		if (cost <= best_cost) {
-			best_cost = cost;
-			best = tm;
-		}
-	}
-	return best;
-}
+/* A sliver's length in elements (blocked.h). */
+#define GK_SLIVER(r, kc) gk_gemm_sliver(r, kc, sizeof(GK_T))
 
 /* ---- 1. unpacked ------------------------------------------------------- */
 
@@ -239,7 +208,7 @@ static void GK_FN(usweep)(const GK_ARGS *p, int64_t i0, int64_t i1, int64_t j0, 
 		int64_t rs_b = p->rs_b, ps_b = 0;
 		if (bbuf != NULL) {
 			/* B^T packed by rows of NU: slivers of kv x NU, rows contiguous. */
-			ps_b = GK_FN(sliver)(nr, kv);
+			ps_b = GK_SLIVER(nr, kv);
 			GK_FN_PACK(j1 - j0, kv, b + j0 * p->cs_b, p->cs_b, p->rs_b, nr, bbuf, ps_b);
 			rs_b = nr;
 		}
@@ -264,7 +233,7 @@ static int64_t GK_FN(ubuf_elems)(const GK_ARGS *p, int64_t ncols, int64_t kc)
 	if (p->cs_b == 1)
 		return 0;
 	const int64_t nr = p->kern->GK_UNR;
-	return ((ncols + nr - 1) / nr) * GK_FN(sliver)(nr, GK_FN(min)(kc, p->k));
+	return ((ncols + nr - 1) / nr) * GK_SLIVER(nr, GK_FN(min)(kc, p->k));
 }
 
 /* Way 1: all of C, nt threads on a grid of tiles. */
@@ -283,8 +252,7 @@ static gk_status GK_FN(unpacked)(const GK_ARGS *p, int nt, int64_t kc)
 	if (per > 0) {
 		ws = gk_gemm_workspace_get((size_t)(per * nt) * sizeof(GK_T));
 		if (ws == NULL)
-			return gk_set_error(GK_ERR_NO_MEMORY, "cpu.blocked: no memory for B (%lld bytes)",
-			                    (long long)(per * nt * (int64_t)sizeof(GK_T)));
+			return GK_ERR_NO_MEMORY;
 	}
 	if (nt == 1) {
 		GK_FN(usweep)(p, 0, p->m, 0, p->n, 0, p->k, kc, p->alpha, p->beta, p->c, p->rs_c, ws);
@@ -292,12 +260,11 @@ static gk_status GK_FN(unpacked)(const GK_ARGS *p, int nt, int64_t kc)
 #pragma omp parallel num_threads(nt)
 		{
 			const int t = omp_get_thread_num(), nth = omp_get_num_threads();
-			const int tm = GK_FN(grid)(nth, msl, nsl), tn = nth / tm;
+			const int tm = gk_gemm_grid(nth, msl, nsl, 0), tn = nth / tm;
 			const int ti = t / tn, tj = t % tn;
-			const int64_t i0 = GK_FN(split)(msl, ti, tm) * mr;
-			const int64_t i1 = GK_FN(min)(GK_FN(split)(msl, ti + 1, tm) * mr, p->m);
-			const int64_t j0 = GK_FN(split)(nsl, tj, tn) * nr;
-			const int64_t j1 = GK_FN(min)(GK_FN(split)(nsl, tj + 1, tn) * nr, p->n);
+			int64_t i0, i1, j0, j1;
+			gk_gemm_range(p->m, mr, ti, tm, &i0, &i1);
+			gk_gemm_range(p->n, nr, tj, tn, &j0, &j1);
 			if (i1 > i0 && j1 > j0)
 				GK_FN(usweep)(p, i0, i1, j0, j1, 0, p->k, kc, p->alpha, p->beta, p->c,
 				              p->rs_c, ws != NULL ? ws + per * t : NULL);
@@ -329,13 +296,12 @@ static gk_status GK_FN(ksplit)(const GK_ARGS *p, int nt, int64_t kc, int64_t gro
 	const size_t bytes = (size_t)(mn_pad * groups + per * nt) * sizeof(GK_T);
 	GK_T *ws = gk_gemm_workspace_get(bytes);
 	if (ws == NULL)
-		return gk_set_error(GK_ERR_NO_MEMORY, "cpu.blocked: no memory for partial sums "
-		                    "(%zu bytes)", bytes);
+		return GK_ERR_NO_MEMORY;
 	GK_T *bufs = ws + mn_pad * groups;
 #pragma omp parallel num_threads(nt) if (nt > 1)
 	{
 		const int t = omp_get_thread_num(), nth = omp_get_num_threads();
-		const int64_t g0 = GK_FN(split)(groups, t, nth), g1 = GK_FN(split)(groups, t + 1, nth);
+		const int64_t g0 = gk_gemm_split(groups, t, nth), g1 = gk_gemm_split(groups, t + 1, nth);
 		for (int64_t g = g0; g < g1; g++) {
 			const int64_t k0 = g * gsize, k1 = GK_FN(min)(k, k0 + gsize);
 			GK_FN(usweep)(p, 0, m, 0, n, k0, k1, kc, (GK_T)1, (GK_T)0, ws + g * mn_pad, n,
@@ -356,6 +322,58 @@ static gk_status GK_FN(ksplit)(const GK_ARGS *p, int nt, int64_t kc, int64_t gro
 }
 
 /* ---- 3. matrix-vector shapes ------------------------------------------- */
+
+/*
+ * Columns [j0, j1) of C = beta C + alpha A B for a C of a row or two and
+ * B's rows contiguous: axpys along the rows of B, each added into every row
+ * of C, so that B is read once. The columns go in blocks of
+ * GK_BLOCKED_AXPY_BYTES, whose rows of C stay in L1 while all of k passes;
+ * j0 is on a block boundary, so every element is in the same place of the
+ * same block, and gets the same bits, whichever thread computes it.
+ */
+static void GK_FN(axpy_cols)(const GK_ARGS *p, int64_t j0, int64_t j1)
+{
+	const int64_t w = GK_BLOCKED_AXPY_BYTES / (int64_t)sizeof(GK_T);
+	for (int64_t jb = j0; jb < j1; jb += w) {
+		const int64_t nv = GK_FN(min)(w, j1 - jb);
+		for (int64_t i = 0; i < p->m; i++) {
+			GK_T *ci = p->c + i * p->rs_c + jb;
+			if (p->beta == (GK_T)0)
+				for (int64_t j = 0; j < nv; j++)
+					ci[j] = 0;
+			else if (p->beta != (GK_T)1)
+				for (int64_t j = 0; j < nv; j++)
+					ci[j] *= p->beta;
+		}
+		for (int64_t l = 0; l < p->k; l++) {
+			const GK_T *bl = p->b + l * p->rs_b + jb;
+			for (int64_t i = 0; i < p->m; i++)
+				p->kern->GK_AXPY(nv, p->alpha * p->a[i * p->rs_a + l * p->cs_a], bl,
+				                 p->c + i * p->rs_c + jb);
+		}
+	}
+}
+
+/* A C of a row or two: the threads take runs of the column blocks. */
+static gk_status GK_FN(axpy_path)(const GK_ARGS *p, int nt)
+{
+	const int64_t w = GK_BLOCKED_AXPY_BYTES / (int64_t)sizeof(GK_T);
+	const int64_t nb = (p->n + w - 1) / w;
+	if (nt > nb)
+		nt = (int)nb;
+	if (nt == 1) {
+		GK_FN(axpy_cols)(p, 0, p->n);
+	} else {
+#pragma omp parallel num_threads(nt)
+		{
+			int64_t j0, j1;
+			gk_gemm_range(p->n, w, omp_get_thread_num(), omp_get_num_threads(), &j0, &j1);
+			if (j1 > j0)
+				GK_FN(axpy_cols)(p, j0, j1);
+		}
+	}
+	return GK_OK;
+}
 
 /* Rows [i0, i1) of C = beta C + alpha A B for a narrow C: one dot product
  * per element, the row of A staying in L1 across the n columns of B (column
@@ -382,9 +400,9 @@ static gk_status GK_FN(dot_path)(const GK_ARGS *p, int nt)
 	GK_T *buf = NULL;
 	if (p->rs_b != 1) {
 		/* The columns of B gathered once, contiguous. */
-		buf = gk_aligned_alloc((size_t)(p->n * p->k), sizeof(GK_T));
+		buf = gk_gemm_workspace_get((size_t)(p->n * p->k) * sizeof(GK_T));
 		if (buf == NULL)
-			return gk_set_error(GK_ERR_NO_MEMORY, "cpu.blocked: no memory for columns of B");
+			return GK_ERR_NO_MEMORY;
 		for (int64_t j = 0; j < p->n; j++)
 			for (int64_t l = 0; l < p->k; l++)
 				buf[j * p->k + l] = p->b[l * p->rs_b + j * p->cs_b];
@@ -400,7 +418,7 @@ static gk_status GK_FN(dot_path)(const GK_ARGS *p, int nt)
 			GK_FN(dot_rows)(p, bcol, ldb, p->m * t / nth, p->m * (t + 1) / nth);
 		}
 	}
-	gk_aligned_free(buf);
+	gk_gemm_workspace_put(buf);
 	return GK_OK;
 }
 
@@ -494,10 +512,9 @@ static void GK_FN(thread)(const GK_FN(plan) *pl, int tid, int nth, int tm)
 	const int64_t m = p->m, n = p->n, k = p->k, mr = pl->mr, nr = pl->nr;
 	const int64_t mc = pl->bs.mc, kc = pl->bs.kc, nc = pl->bs.nc;
 	const int tn = nth / tm, ti = tid / tn, tj = tid % tn;
-	/* This thread's rows of C, whole MR slivers but the last. */
-	const int64_t msl = (m + mr - 1) / mr;
-	const int64_t i0 = GK_FN(split)(msl, ti, tm) * mr;
-	const int64_t i1 = GK_FN(min)(GK_FN(split)(msl, ti + 1, tm) * mr, m);
+	/* This thread's rows of C. */
+	int64_t i0, i1;
+	gk_gemm_range(m, mr, ti, tm, &i0, &i1);
 	GK_T *apack = pl->apack + (int64_t)tid * pl->apack_stride;
 
 	for (int64_t jc = 0; jc < n; jc += nc) {
@@ -505,10 +522,10 @@ static void GK_FN(thread)(const GK_FN(plan) *pl, int tid, int nth, int tm)
 		const int64_t nsl = (nv + nr - 1) / nr;
 		for (int64_t pc = 0; pc < k; pc += kc) {
 			const int64_t kv = GK_FN(min)(k - pc, kc);
-			const int64_t ps_a = GK_FN(sliver)(mr, kv), ps_b = GK_FN(sliver)(nr, kv);
+			const int64_t ps_a = GK_SLIVER(mr, kv), ps_b = GK_SLIVER(nr, kv);
 			const GK_T beta = pc == 0 ? p->beta : (GK_T)1;
 			/* Everyone packs a share of the B panel's slivers. */
-			const int64_t b0 = GK_FN(split)(nsl, tid, nth), b1 = GK_FN(split)(nsl, tid + 1, nth);
+			const int64_t b0 = gk_gemm_split(nsl, tid, nth), b1 = gk_gemm_split(nsl, tid + 1, nth);
 			if (b1 > b0) {
 				const int64_t jv = GK_FN(min)(b1 * nr, nv) - b0 * nr;
 				GK_FN_PACK(jv, kv, p->b + pc * p->rs_b + (jc + b0 * nr) * p->cs_b, p->cs_b,
@@ -517,7 +534,7 @@ static void GK_FN(thread)(const GK_FN(plan) *pl, int tid, int nth, int tm)
 			if (nth > 1) {
 #pragma omp barrier
 			}
-			const int64_t js0 = GK_FN(split)(nsl, tj, tn), js1 = GK_FN(split)(nsl, tj + 1, tn);
+			const int64_t js0 = gk_gemm_split(nsl, tj, tn), js1 = gk_gemm_split(nsl, tj + 1, tn);
 			for (int64_t ic = i0; ic < i1 && js1 > js0; ic += mc) {
 				const int64_t mv = GK_FN(min)(i1 - ic, mc);
 				GK_FN_PACK(mv, kv, p->a + ic * p->rs_a + pc * p->cs_a, p->rs_a, p->cs_a, mr,
@@ -546,9 +563,8 @@ static void GK_FN(thread_cols)(const GK_FN(plan) *pl, int tid, int nth)
 	const GK_ARGS *p = pl->p;
 	const int64_t m = p->m, n = p->n, k = p->k, mr = pl->mr, nr = pl->nr;
 	const int64_t kc = pl->bs.kc, nc = pl->bs.nc;
-	const int64_t nsl = (n + nr - 1) / nr;
-	const int64_t j0 = GK_FN(split)(nsl, tid, nth) * nr;
-	const int64_t j1 = GK_FN(min)(GK_FN(split)(nsl, tid + 1, nth) * nr, n);
+	int64_t j0, j1;
+	gk_gemm_range(n, nr, tid, nth, &j0, &j1);
 	GK_T *apack = pl->apack + (int64_t)tid * pl->apack_stride;
 	GK_T *bpack[2] = {pl->bpack + (int64_t)(2 * tid) * pl->bpack_stride,
 	                  pl->bpack + (int64_t)(2 * tid + 1) * pl->bpack_stride};
@@ -557,7 +573,7 @@ static void GK_FN(thread_cols)(const GK_FN(plan) *pl, int tid, int nth)
 	int cur = 0, packed = 0;
 	for (int64_t pc = 0; pc < k; pc += kc) {
 		const int64_t kv = GK_FN(min)(k - pc, kc);
-		const int64_t ps_a = GK_FN(sliver)(mr, kv), ps_b = GK_FN(sliver)(nr, kv);
+		const int64_t ps_a = GK_SLIVER(mr, kv), ps_b = GK_SLIVER(nr, kv);
 		const GK_T beta = pc == 0 ? p->beta : (GK_T)1;
 		GK_FN_PACK(m, kv, p->a + pc * p->cs_a, p->rs_a, p->cs_a, mr, apack, ps_a);
 		for (int64_t jc = j0; jc < j1; jc += nc, cur ^= 1) {
@@ -574,7 +590,7 @@ static void GK_FN(thread_cols)(const GK_FN(plan) *pl, int tid, int nth)
 				const int64_t kn = GK_FN(min)(k - pn, kc);
 				nx = (GK_FN(next)){.src = p->b + pn * p->rs_b + jn, .dst = bpack[cur ^ 1],
 				                   .rs = p->rs_b, .cols = GK_FN(min)(j1 - jn, nc), .rows = kn,
-				                   .nr = nr, .ps = GK_FN(sliver)(nr, kn), .row = 0, .pfrow = 0};
+				                   .nr = nr, .ps = GK_SLIVER(nr, kn), .row = 0, .pfrow = 0};
 			}
 			GK_FN(macro)(pl, m, nv, 0, (nv + nr - 1) / nr, kv, apack, ps_a, bpack[cur], ps_b,
 			             beta, p->c + jc, packed ? &nx : NULL);
@@ -600,14 +616,14 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 	if (cols) {
 		/* Pieces of B such that A's block, the piece in use and the next
 		 * one (packed along the way) fit L2 together. */
-		const int64_t ps = GK_FN(sliver)(nr, pl.bs.kc);
+		const int64_t ps = GK_SLIVER(nr, pl.bs.kc);
 		const int64_t room = 2 * pl.bs.b_in_l2 - mup * pl.bs.kc;
 		const int64_t nc = room / 2 / ps * nr;
 		pl.bs.nc = nc < nr ? nr : nc;
 	}
 	if (pl.bs.nc > nup)
 		pl.bs.nc = nup;
-	const int64_t ps_a = GK_FN(sliver)(mr, pl.bs.kc), ps_b = GK_FN(sliver)(nr, pl.bs.kc);
+	const int64_t ps_a = GK_SLIVER(mr, pl.bs.kc), ps_b = GK_SLIVER(nr, pl.bs.kc);
 	pl.apack_stride = pl.bs.mc / mr * ps_a;
 	pl.bpack_stride = pl.bs.nc / nr * ps_b;
 	const int nb = cols ? 2 * nt : 1; /* two pieces per thread */
@@ -615,8 +631,7 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 	const size_t abytes = (size_t)(pl.apack_stride * nt) * sizeof(GK_T);
 	char *ws = gk_gemm_workspace_get(bbytes + abytes);
 	if (ws == NULL)
-		return gk_set_error(GK_ERR_NO_MEMORY, "cpu.blocked: no memory for packed panels "
-		                    "(%zu bytes)", bbytes + abytes);
+		return GK_ERR_NO_MEMORY;
 	pl.bpack = (GK_T *)ws;
 	pl.apack = (GK_T *)(ws + bbytes);
 	if (nt == 1) {
@@ -633,43 +648,50 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 				GK_FN(thread_cols)(&pl, t, nth);
 			else
 				GK_FN(thread)(&pl, t, nth,
-				              GK_FN(grid)(nth, (m + mr - 1) / mr,
-				                          (GK_FN(min)(n, pl.bs.nc) + nr - 1) / nr));
+				              gk_gemm_grid(nth, (m + mr - 1) / mr,
+				                           (GK_FN(min)(n, pl.bs.nc) + nr - 1) / nr, 0));
 		}
 	}
 	gk_gemm_workspace_put(ws);
 	return GK_OK;
 }
 
-/* ---- the choice -------------------------------------------------------- */
+/* ---- without workspace ------------------------------------------------ */
 
-gk_status GK_FN_BLOCKED(const GK_ARGS *p)
+/* Bytes of B packed on the stack when no workspace can be had. */
+#define GK_BLOCKED_STACK_BYTES 16384
+
+/*
+ * When a way cannot have its workspace (out of memory): all of C with the
+ * unpacked kernel on the calling thread, and B, when its rows are not
+ * contiguous, packed one sliver at a time into a buffer on the stack, in
+ * blocks of as many rows as fit it. Slower, and its own last bits, but it
+ * needs no memory: the driver computes every product it is given (the BLAS
+ * entry points, which cannot report a failure, count on that).
+ */
+static gk_status GK_FN(no_workspace)(const GK_ARGS *p, int64_t kc)
 {
-	const int64_t m = p->m, n = p->n, k = p->k;
-	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
-	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr);
-	/* Never more threads than the work keeps busy. */
-	int nt = p->threads;
-	const double work = (double)m * (double)n * (double)k;
-	if (nt > 1 && work / GK_BLOCKED_MIN_WORK < nt)
-		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
-	/* All of C one column of tiles of the unpacked kernel, k one block, one
-	 * thread: the calls straight away. At 16 x 16 x 16 the loops of way 1
-	 * around them cost a sixth. */
-	if (nt == 1 && k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR) {
-		GK_FN(rowplan) rp;
-		GK_FN(rowplan_init)(&rp, m, GK_FN(urows)(p->kern, n));
-		const GK_T *a = p->a;
-		GK_T *c = p->c;
-		for (int64_t ib = 0; ib < rp.nblk; ib++) {
-			const int64_t mv = rp.base + (ib < rp.extra);
-			p->kern->GK_UKR_U(mv, n, k, p->alpha, a, p->rs_a, p->cs_a, p->b, p->rs_b, p->beta,
-			                  c, p->rs_c);
-			a += mv * p->rs_a;
-			c += mv * p->rs_c;
-		}
+	if (p->cs_b == 1) {
+		GK_FN(usweep)(p, 0, p->m, 0, p->n, 0, p->k, kc, p->alpha, p->beta, p->c, p->rs_c, NULL);
 		return GK_OK;
 	}
+	GK_T buf[GK_BLOCKED_STACK_BYTES / sizeof(GK_T)] __attribute__((aligned(GK_PACK_ALIGN)));
+	const int64_t nr = p->kern->GK_UNR;
+	const int64_t kcs = (int64_t)(sizeof buf / sizeof buf[0]) / nr;
+	for (int64_t j = 0; j < p->n; j += nr)
+		GK_FN(usweep)(p, 0, p->m, j, GK_FN(min)(j + nr, p->n), 0, p->k, kcs, p->alpha, p->beta,
+		              p->c, p->rs_c, buf);
+	return GK_OK;
+}
+
+/* ---- the choice -------------------------------------------------------- */
+
+/* Ways 1 to 4 for p on nt threads; GK_ERR_NO_MEMORY when the way's
+ * workspace cannot be had (before anything is written). */
+static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
+{
+	const int64_t m = p->m, n = p->n, k = p->k;
+	const double work = (double)m * (double)n * (double)k;
 	const int det = (p->flags & GK_FLAG_DETERMINISTIC) != 0;
 	const int skinny = m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY;
 	if (skinny) {
@@ -698,7 +720,7 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	 * along them), or a few columns of C (dot products with rows of A);
 	 * a tile of the unpacked kernel would hold one or two FMA chains. */
 	if (m <= GK_BLOCKED_AXPY_ROWS && p->cs_b == 1)
-		return GK_FN_AXPY_ROWS(p);
+		return GK_FN(axpy_path)(p, nt);
 	if (n <= GK_BLOCKED_DOT_COLS && p->cs_a == 1)
 		return GK_FN(dot_path)(p, nt);
 	/* Way 1 again for thin products, whatever their other sides: few
@@ -710,3 +732,32 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 		return GK_FN(unpacked)(p, nt, kc);
 	return GK_FN(packed)(p, nt);
 }
+
+gk_status GK_FN_BLOCKED(const GK_ARGS *p)
+{
+	const int64_t m = p->m, n = p->n, k = p->k;
+	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
+	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr);
+	/* Never more threads than the work keeps busy. */
+	const int nt = gk_gemm_threads(p->threads, (double)m, (double)n, (double)k);
+	/* All of C one column of tiles of the unpacked kernel, k one block, one
+	 * thread: the calls straight away. At 16 x 16 x 16 the loops of way 1
+	 * around them cost a sixth. */
+	if (nt == 1 && k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR) {
+		GK_FN(rowplan) rp;
+		GK_FN(rowplan_init)(&rp, m, GK_FN(urows)(p->kern, n));
+		const GK_T *a = p->a;
+		GK_T *c = p->c;
+		for (int64_t ib = 0; ib < rp.nblk; ib++) {
+			const int64_t mv = rp.base + (ib < rp.extra);
+			p->kern->GK_UKR_U(mv, n, k, p->alpha, a, p->rs_a, p->cs_a, p->b, p->rs_b, p->beta,
+			                  c, p->rs_c);
+			a += mv * p->rs_a;
+			c += mv * p->rs_c;
+		}
+		return GK_OK;
+	}
+	const gk_status st = GK_FN(ways)(p, nt, kc);
+	return st == GK_OK ? st : GK_FN(no_workspace)(p, kc);
+}
+

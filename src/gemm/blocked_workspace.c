@@ -30,8 +30,12 @@ static void ws_init(void)
 		ws_key = (pthread_key_t)-1;
 }
 
+int gk_gemm_workspace_refuse;
+
 void *gk_gemm_workspace_get(size_t bytes)
 {
+	if (gk_gemm_workspace_refuse)
+		return NULL;
 	pthread_once(&ws_once, ws_init);
 	if (bytes > WS_CACHE_MAX || ws_busy || ws_key == (pthread_key_t)-1)
 		return gk_aligned_alloc(bytes, 1);

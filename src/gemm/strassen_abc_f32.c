@@ -11,13 +11,11 @@
 #define GK_NR gemm_f32_nr
 #define GK_SPLAN splan_f32
 #define GK_SPROD sprod_f32
-#define GK_FN_SSLIVER ssliver_f32
 #define GK_FN_SPACK_COLS spack_cols_f32
 #define GK_FN_SPACK_ROWS spack_rows_f32
 #define GK_FN_SPACK spack_f32
 #define GK_FN_SMERGE smerge_f32
 #define GK_FN_STILE stile_f32
-#define GK_FN_SSPLIT ssplit_f32
 #define GK_FN_SRESOLVE sresolve_f32
 #define GK_FN_STHREAD sthread_f32
 #define GK_FN_SGRID sgrid_f32

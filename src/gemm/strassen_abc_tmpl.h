@@ -82,12 +82,8 @@ typedef struct {
 	unsigned char first[GK_SABC_MAX_TERMS];
 } GK_SPROD;
 
-/* A sliver's length in elements, padded so that the next one stays aligned. */
-static int64_t GK_FN_SSLIVER(int64_t r, int64_t kc)
-{
-	const int64_t q = GK_PACK_ALIGN / (int64_t)sizeof(GK_T);
-	return (r * kc + q - 1) / q * q;
-}
+/* A sliver's length in elements (blocked.h, as the blocked driver's). */
+#define GK_SSLIVER(r, kc) gk_gemm_sliver(r, kc, sizeof(GK_T))
 
 /*
  * Packing sum_t s[t] X_t (the layout of gk_pack_f32 in blocked.h: sliver q
@@ -241,12 +237,6 @@ static inline void GK_FN_STILE(const GK_SPLAN *pl, const GK_SPROD *pr, int first
 	}
 }
 
-/* Split count items among parts: part t gets [count*t/parts, count*(t+1)/parts). */
-static int64_t GK_FN_SSPLIT(int64_t count, int64_t t, int64_t parts)
-{
-	return count * t / parts;
-}
-
 /* One product's terms, resolved against A, B and C. */
 static void GK_FN_SRESOLVE(const GK_SPLAN *pl, const gk_sabc_product *q, GK_SPROD *pr)
 {
@@ -276,12 +266,9 @@ static void GK_FN_STHREAD(const GK_SPLAN *pl, int tid, int nth, int tm)
 	const int64_t mb = pl->mb, nb = pl->nb, kb = pl->kb, mr = pl->mr, nr = pl->nr;
 	const int64_t mc = pl->mc, kc = pl->kc, nc = pl->nc;
 	const int tn = nth / tm, ti = tid / tn, tj = tid % tn;
-	/* This thread's rows of every block of C: whole MR slivers but the last. */
-	const int64_t msl = (mb + mr - 1) / mr;
-	const int64_t i0 = GK_FN_SSPLIT(msl, ti, tm) * mr;
-	int64_t i1 = GK_FN_SSPLIT(msl, ti + 1, tm) * mr;
-	if (i1 > mb)
-		i1 = mb;
+	/* This thread's rows of every block of C. */
+	int64_t i0, i1;
+	gk_gemm_range(mb, mr, ti, tm, &i0, &i1);
 	GK_T *apack = pl->apack + (int64_t)tid * pl->apack_stride;
 	GK_T tile[GK_GEMM_MAX_TILE] __attribute__((aligned(GK_PACK_ALIGN)));
 
@@ -293,10 +280,10 @@ static void GK_FN_STHREAD(const GK_SPLAN *pl, int tid, int nth, int tm)
 			const int64_t nsl = (nv + nr - 1) / nr;
 			for (int64_t pc = 0; pc < kb; pc += kc) {
 				const int64_t kv = kb - pc < kc ? kb - pc : kc;
-				const int64_t ps_a = GK_FN_SSLIVER(mr, kv), ps_b = GK_FN_SSLIVER(nr, kv);
+				const int64_t ps_a = GK_SSLIVER(mr, kv), ps_b = GK_SSLIVER(nr, kv);
 				/* Everyone packs a share of the B panel's slivers (B as
 				 * X = B^T: rows are the columns of B). */
-				const int64_t b0 = GK_FN_SSPLIT(nsl, tid, nth), b1 = GK_FN_SSPLIT(nsl, tid + 1, nth);
+				const int64_t b0 = gk_gemm_split(nsl, tid, nth), b1 = gk_gemm_split(nsl, tid + 1, nth);
 				if (b1 > b0) {
 					const int64_t jv = (b1 * nr < nv ? b1 * nr : nv) - b0 * nr;
 					GK_FN_SPACK(jv, kv, pr.nb, pr.b, pc * p->rs_b + (jc + b0 * nr) * p->cs_b,
@@ -305,7 +292,7 @@ static void GK_FN_STHREAD(const GK_SPLAN *pl, int tid, int nth, int tm)
 				if (nth > 1) {
 #pragma omp barrier
 				}
-				const int64_t js0 = GK_FN_SSPLIT(nsl, tj, tn), js1 = GK_FN_SSPLIT(nsl, tj + 1, tn);
+				const int64_t js0 = gk_gemm_split(nsl, tj, tn), js1 = gk_gemm_split(nsl, tj + 1, tn);
 				for (int64_t ic = i0; ic < i1 && js1 > js0; ic += mc) {
 					const int64_t mv = i1 - ic < mc ? i1 - ic : mc;
 					GK_FN_SPACK(mv, kv, pr.na, pr.a, ic * p->rs_a + pc * p->cs_a, pr.sa,
@@ -333,23 +320,8 @@ static void GK_FN_STHREAD(const GK_SPLAN *pl, int tid, int nth, int tm)
  * whose largest share of tiles is within 1/32 of the best grid's. */
 static int GK_FN_SGRID(const GK_SPLAN *pl, int nth)
 {
-	const int64_t msl = (pl->mb + pl->mr - 1) / pl->mr;
 	const int64_t nv = pl->nb < pl->nc ? pl->nb : pl->nc;
-	const int64_t nsl = (nv + pl->nr - 1) / pl->nr;
-	int64_t best_cost = INT64_MAX;
-	for (int tm = 1; tm <= nth; tm++)
-		if (nth % tm == 0) {
-			const int64_t cost = (msl + tm - 1) / tm * ((nsl + nth / tm - 1) / (nth / tm));
-			best_cost = cost < best_cost ? cost : best_cost;
-		}
-	int best = 1;
-	for (int tm = 1; tm <= nth; tm++)
-		if (nth % tm == 0) {
-			const int64_t cost = (msl + tm - 1) / tm * ((nsl + nth / tm - 1) / (nth / tm));
-			if (cost <= best_cost + best_cost / 32)
-				best = tm;
-		}
-	return best;
+	return gk_gemm_grid(nth, (pl->mb + pl->mr - 1) / pl->mr, (nv + pl->nr - 1) / pl->nr, 32);
 }
 
 /* The Strassen part: C(0:m, 0:n) = alpha A B + beta C for p, with m, n, k
@@ -382,18 +354,14 @@ static gk_status GK_FN_SRUN(const GK_ARGS *p, int levels)
 	pl.mc = bs.mc > mup ? mup : bs.mc;
 	pl.nc = bs.nc > nup ? nup : bs.nc;
 	/* Threads: never more than the work of one product keeps busy. */
-	int nt = p->threads;
-	const double work = (double)pl.mb * (double)pl.nb * (double)pl.kb;
-	if (nt > 1 && work / GK_BLOCKED_MIN_WORK < nt)
-		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
-	const int64_t ps_a = GK_FN_SSLIVER(pl.mr, pl.kc), ps_b = GK_FN_SSLIVER(pl.nr, pl.kc);
+	const int nt = gk_gemm_threads(p->threads, (double)pl.mb, (double)pl.nb, (double)pl.kb);
+	const int64_t ps_a = GK_SSLIVER(pl.mr, pl.kc), ps_b = GK_SSLIVER(pl.nr, pl.kc);
 	pl.apack_stride = pl.mc / pl.mr * ps_a;
 	const size_t bbytes = (size_t)(pl.nc / pl.nr * ps_b) * sizeof(GK_T);
 	const size_t abytes = (size_t)(pl.apack_stride * nt) * sizeof(GK_T);
 	char *ws = gk_gemm_workspace_get(bbytes + abytes);
 	if (ws == NULL)
-		return gk_set_error(GK_ERR_NO_MEMORY, "cpu.strassen: no memory for packed panels "
-		                    "(%zu bytes)", bbytes + abytes);
+		return GK_ERR_NO_MEMORY;
 	pl.bpack = (GK_T *)ws;
 	pl.apack = (GK_T *)(ws + bbytes);
 	if (nt == 1) {
@@ -421,7 +389,10 @@ gk_status GK_FN_STRASSEN(const GK_ARGS *p)
 	q.m = m2;
 	q.n = n2;
 	q.k = k2;
-	GK_FORWARD(GK_FN_SRUN(&q, levels));
+	/* Without its workspace (nothing written yet): the blocked driver,
+	 * which computes a product without one. */
+	if (GK_FN_SRUN(&q, levels) != GK_OK)
+		return GK_FN_BLOCKED(p);
 	if (k2 < p->k) {
 		/* C(0:m2, 0:n2) += alpha A(0:m2, k2:k) B(k2:k, 0:n2) */
 		q.k = p->k - k2;
