@@ -115,8 +115,10 @@ static gk_status choose_algo(const char *fn, const gk_context *ctx, int dtype_bi
 	const gk_algo *al = ctx ? ctx->algo : NULL;
 	if (al == NULL) {
 		al = gk_algo_auto(dtype_bits, cn->m, cn->n, cn->k, backend, ctx ? ctx->flags : 0u);
-		GK_RETURN_IF(al == NULL && backend == GK_BACKEND_CUDA && !gk_cuda_built(), GK_ERR_NO_GPU,
+		GK_RETURN_IF(backend == GK_BACKEND_CUDA && !gk_cuda_built(), GK_ERR_NO_GPU,
 		             "%s: the CUDA backend was chosen, but gemmkit was built without CUDA", fn);
+		GK_RETURN_IF(backend == GK_BACKEND_CUDA && !gk_cuda_available(), GK_ERR_NO_GPU,
+		             "%s: the CUDA backend was chosen, but no CUDA device is present", fn);
 		GK_RETURN_IF(al == NULL, GK_ERR_UNSUPPORTED,
 		             "%s: no algorithm of the chosen backend handles this call", fn);
 	}
@@ -295,13 +297,13 @@ static gk_status choose_device_algo(const char *fn, const gk_context *ctx, unsig
 	if (al == NULL)
 		al = gk_algo_auto((int)dtype, cn->m, cn->n, cn->k, GK_BACKEND_CUDA, ctx ? ctx->flags : 0u);
 	GK_RETURN_IF(!gk_cuda_built(), GK_ERR_NO_GPU, "%s: gemmkit was built without CUDA", fn);
-	GK_RETURN_IF(al == NULL, GK_ERR_UNSUPPORTED, "%s: no CUDA algorithm handles this call", fn);
-	GK_RETURN_IF(al->backend != GK_BACKEND_CUDA, GK_ERR_UNSUPPORTED,
+	GK_RETURN_IF(al != NULL && al->backend != GK_BACKEND_CUDA, GK_ERR_UNSUPPORTED,
 	             "%s: algorithm %s runs on the CPU; device pointers need a cuda.* algorithm", fn,
 	             al->name);
+	GK_RETURN_IF(!gk_cuda_available(), GK_ERR_NO_GPU, "%s: no CUDA device is present", fn);
+	GK_RETURN_IF(al == NULL, GK_ERR_UNSUPPORTED, "%s: no CUDA algorithm handles this call", fn);
 	GK_RETURN_IF(!gk_algo_has_type(al, dtype), GK_ERR_UNSUPPORTED,
 	             "%s: algorithm %s does not handle this data type", fn, al->name);
-	GK_RETURN_IF(!gk_cuda_available(), GK_ERR_NO_GPU, "%s: no CUDA device is present", fn);
 	*out = al;
 	return GK_OK;
 }
