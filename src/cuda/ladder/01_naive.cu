@@ -33,8 +33,8 @@
  * Requirements: none beyond the canonical form. Rows and columns outside C
  * compute nothing; A and B are read through both strides, so a transposed
  * operand works (its reads are then not coalesced). The grid is capped at
- * 2^31 - 1 blocks along x and 65535 along y; blocks loop over the tiles
- * beyond it. Index arithmetic is 64-bit.
+ * 2^31 - 1 blocks along x and 65535 along y; more tiles take more
+ * launches (launch_tiles). Index arithmetic is 64-bit.
  */
 #include "ladder_common.cuh"
 
@@ -44,27 +44,25 @@ using namespace gk_ladder;
 
 template <typename T, int BS, bool GX_ROWS, bool LANE_ROWS>
 __global__ void __launch_bounds__(BS * BS)
-naive_kernel(prob<T> p, int64_t tiles_r, int64_t tiles_c)
+naive_kernel(prob<T> p, int64_t y0, int64_t x0)
 {
 	const int ir = LANE_ROWS ? threadIdx.x : threadIdx.y;
 	const int jc = LANE_ROWS ? threadIdx.y : threadIdx.x;
-	GK_LADDER_FOR_TILES(tr, tiles_r, GX_ROWS ? gridDim.x : gridDim.y, GX_ROWS ? blockIdx.x : blockIdx.y,
-	                    tc, tiles_c, GX_ROWS ? gridDim.y : gridDim.x, GX_ROWS ? blockIdx.y : blockIdx.x)
-	{
-		const int64_t row = tr * BS + ir;
-		const int64_t col = tc * BS + jc;
-		if (row < p.m && col < p.n) {
-			const T *pa = p.a + row * p.rs_a;
-			const T *pb = p.b + col * p.cs_b;
-			T acc = T(0);
-			for (int64_t l = 0; l < p.k; ++l) {
-				acc += *pa * *pb; /* two global loads, one FMA */
-				pa += p.cs_a;
-				pb += p.rs_b;
-			}
-			store_c(p, p.c + row * p.rs_c + col, acc);
-		}
+	const int64_t tr = GX_ROWS ? x0 + blockIdx.x : y0 + blockIdx.y; /* the block's tile of C */
+	const int64_t tc = GX_ROWS ? y0 + blockIdx.y : x0 + blockIdx.x;
+	const int64_t row = tr * BS + ir;
+	const int64_t col = tc * BS + jc;
+	if (row >= p.m || col >= p.n)
+		return;
+	const T *pa = p.a + row * p.rs_a;
+	const T *pb = p.b + col * p.cs_b;
+	T acc = T(0);
+	for (int64_t l = 0; l < p.k; ++l) {
+		acc += *pa * *pb; /* two global loads, one FMA */
+		pa += p.cs_a;
+		pb += p.rs_b;
 	}
+	store_c(p, p.c + row * p.rs_c + col, acc);
 }
 
 template <typename T, int BS, bool GX_ROWS, bool LANE_ROWS, typename Args>
@@ -72,10 +70,11 @@ static gk_status launch(const Args *args, const char *fn)
 {
 	const prob<T> p = make_prob<T>(args);
 	const int64_t tiles_r = ceil_div(p.m, BS), tiles_c = ceil_div(p.n, BS);
-	const dim3 grid = GX_ROWS ? dim3(grid_x(tiles_r), grid_y(tiles_c)) : dim3(grid_x(tiles_c), grid_y(tiles_r));
-	naive_kernel<T, BS, GX_ROWS, LANE_ROWS>
-		<<<grid, dim3(BS, BS), 0, (cudaStream_t)args->stream>>>(p, tiles_r, tiles_c);
-	GK_LADDER_DONE(fn);
+	const cudaStream_t st = (cudaStream_t)args->stream;
+	return launch_tiles(fn, GX_ROWS ? tiles_c : tiles_r, GX_ROWS ? tiles_r : tiles_c,
+	                    [&](dim3 grid, int64_t y0, int64_t x0) {
+		                    naive_kernel<T, BS, GX_ROWS, LANE_ROWS><<<grid, dim3(BS, BS), 0, st>>>(p, y0, x0);
+	                    });
 }
 
 } /* namespace */

@@ -48,76 +48,90 @@ static inline int64_t ceil_div(int64_t a, int64_t b)
 	return (a + b - 1) / b;
 }
 
-/* Grid dimensions for a count of tiles: gridDim.x up to 2^31 - 1, gridDim.y
- * up to 65535. A kernel walks its tiles with GK_LADDER_FOR_TILES, so a grid
- * smaller than the tile count (huge m or n) still covers every tile. */
-static inline unsigned grid_x(int64_t tiles)
+/*
+ * Launch a kernel over a grid of tiles_y x tiles_x tiles of C, one block
+ * per tile. gridDim.y is at most 65535 and gridDim.x at most 2^31 - 1, so a
+ * larger count of tiles is covered by several launches on the same stream,
+ * each told the first tile it covers: the block's tile is
+ * (y0 + blockIdx.y, x0 + blockIdx.x). (A loop over tiles inside the kernel
+ * would do the same, but keeps its counters alive across the main loop and
+ * costs the register-heavy rungs a spill.) `launch(grid, y0, x0)` issues
+ * one launch; each is checked.
+ */
+template <typename F>
+static inline gk_status launch_tiles(const char *fn, int64_t tiles_y, int64_t tiles_x, F launch)
 {
-	return (unsigned)(tiles < 2147483647 ? tiles : 2147483647);
-}
-static inline unsigned grid_y(int64_t tiles)
-{
-	return (unsigned)(tiles < 65535 ? tiles : 65535);
-}
-
-/* Every (tile row, tile column) pair a block owns: (blockIdx.y, blockIdx.x)
- * first, then strides of the grid. The bounds depend on the block's indices
- * only, so every thread of a block runs the same iterations and a
- * __syncthreads inside the body is reached by all of them. A body that
- * reads shared memory at its end must end with a __syncthreads before the
- * next tile writes it. */
-#define GK_LADDER_FOR_TILES(tile_r, tiles_r, gdim_r, bidx_r, tile_c, tiles_c, gdim_c, bidx_c) \
-	for (int64_t tile_r = (bidx_r); tile_r < (tiles_r); tile_r += (gdim_r))                \
-		for (int64_t tile_c = (bidx_c); tile_c < (tiles_c); tile_c += (gdim_c))
-
-/* x[off] when ok, else zero; nothing is read when !ok. */
-template <typename T>
-__device__ __forceinline__ T load_or_zero(const T *x, int64_t off, bool ok)
-{
-	return ok ? x[off] : T(0);
+	const int64_t max_y = 65535, max_x = 2147483647;
+	for (int64_t y0 = 0; y0 < tiles_y; y0 += max_y) {
+		for (int64_t x0 = 0; x0 < tiles_x; x0 += max_x) {
+			const int64_t gy = tiles_y - y0 < max_y ? tiles_y - y0 : max_y;
+			const int64_t gx = tiles_x - x0 < max_x ? tiles_x - x0 : max_x;
+			launch(dim3((unsigned)gx, (unsigned)gy), y0, x0);
+			GK_CUDA_LAUNCHED(fn);
+		}
+	}
+	return GK_OK;
 }
 
 /*
- * A thread's share of the loads of one operand tile, Q elements, walked
- * along K tile by tile. Element q sits at ptr[q]; kpos[q] is its offset
- * along K inside the tile, in[q] whether its row (of A) or column (of B)
- * exists. get() zero-fills what lies outside the matrix without reading it;
- * next() moves every pointer one tile of K on (step elements). Pointers are
- * 64-bit, so no index product can overflow.
+ * A thread's share of the loads of one operand tile: Q elements, walked
+ * along K one tile at a time. For A (reader_a), element q is at
+ * (row + q * DROW, kk) of the tile; for B (reader_b), at (kk + q * DK, col):
+ * the layouts the rungs' copy loops produce (consecutive threads on
+ * consecutive elements of a tile row, each further pass DROW rows, or DK
+ * rows of K, on). get() zero-fills what lies outside the matrix without
+ * reading it; next() moves on by one tile of K (BK). The state is one
+ * pointer and two small integers; the strides are read from the kernel's
+ * parameters where they are used. Pointer arithmetic is 64-bit, so no index
+ * product can overflow.
  */
-template <typename T, int Q>
-struct reader {
-	const T *ptr[Q];
-	int kpos[Q];
-	bool in[Q];
-	int64_t step;
+template <typename T, int Q, int DROW>
+struct reader_a {
+	const T *ptr; /* element 0 in the current tile */
+	int kk;       /* its column (k) inside the tile */
+	int q_in;     /* elements q < q_in lie in rows of A */
 
-	/* Element q of A's tile at (row, kk) inside the tile whose first row is m0. */
-	__device__ __forceinline__ void at_a(const prob<T> &p, int q, int64_t m0, int row, int kk, int bk)
+	__device__ __forceinline__ void at(const prob<T> &p, int64_t m0, int row, int kcol)
 	{
-		ptr[q] = p.a + (m0 + row) * p.rs_a + (int64_t)kk * p.cs_a;
-		kpos[q] = kk;
-		in[q] = m0 + row < p.m;
-		step = (int64_t)bk * p.cs_a;
-	}
-	/* Element q of B's tile at (kk, col) inside the tile whose first column is n0. */
-	__device__ __forceinline__ void at_b(const prob<T> &p, int q, int64_t n0, int kk, int col, int bk)
-	{
-		ptr[q] = p.b + (int64_t)kk * p.rs_b + (n0 + col) * p.cs_b;
-		kpos[q] = kk;
-		in[q] = n0 + col < p.n;
-		step = (int64_t)bk * p.rs_b;
-	}
-	/* Element q of the current tile; k_left = k - (first k of the tile). */
-	__device__ __forceinline__ T get(int q, int64_t k_left) const
-	{
-		return in[q] && kpos[q] < k_left ? *ptr[q] : T(0);
-	}
-	__device__ __forceinline__ void next()
-	{
+		ptr = p.a + (m0 + row) * p.rs_a + (int64_t)kcol * p.cs_a;
+		kk = kcol;
+		const int64_t rows_left = p.m - m0 - row;
+		q_in = 0;
 #pragma unroll
 		for (int q = 0; q < Q; ++q)
-			ptr[q] += step;
+			if ((int64_t)q * DROW < rows_left)
+				q_in = q + 1;
+	}
+	/* Element q of the current tile; k_left = k - (first k of the tile). */
+	__device__ __forceinline__ T get(const prob<T> &p, int q, int64_t k_left) const
+	{
+		return q < q_in && kk < k_left ? ptr[(int64_t)(q * DROW) * p.rs_a] : T(0);
+	}
+	__device__ __forceinline__ void next(const prob<T> &p, int bk)
+	{
+		ptr += (int64_t)bk * p.cs_a;
+	}
+};
+
+template <typename T, int Q, int DK>
+struct reader_b {
+	const T *ptr; /* element 0 in the current tile */
+	int kk;       /* its row (k) inside the tile */
+	bool in;      /* its column lies in B */
+
+	__device__ __forceinline__ void at(const prob<T> &p, int64_t n0, int krow, int col)
+	{
+		ptr = p.b + (int64_t)krow * p.rs_b + (n0 + col) * p.cs_b;
+		kk = krow;
+		in = n0 + col < p.n;
+	}
+	__device__ __forceinline__ T get(const prob<T> &p, int q, int64_t k_left) const
+	{
+		return in && kk + q * DK < k_left ? ptr[(int64_t)(q * DK) * p.rs_b] : T(0);
+	}
+	__device__ __forceinline__ void next(const prob<T> &p, int bk)
+	{
+		ptr += (int64_t)bk * p.rs_b;
 	}
 };
 
@@ -132,6 +146,28 @@ __device__ __forceinline__ void store_c(const prob<T> &p, T *cij, T acc)
 		*cij = p.alpha * acc + p.beta * *cij;
 }
 
+/*
+ * The BLAS epilogue of a thread's TM x TN block of results: element (j, l)
+ * goes to C(row0 + j * RS, col0 + l * CS) when that element exists.
+ * beta == 0 does not read C.
+ */
+template <int RS, int CS, typename T, int TM, int TN>
+__device__ __forceinline__ void store_tile(const prob<T> &p, int64_t row0, int64_t col0, const T (&acc)[TM][TN])
+{
+	const int64_t rows_left = p.m - row0, cols_left = p.n - col0;
+	T *c = p.c + row0 * p.rs_c + col0;
+#pragma unroll
+	for (int j = 0; j < TM; ++j) {
+		if (j * RS < rows_left) {
+#pragma unroll
+			for (int l = 0; l < TN; ++l)
+				if (l * CS < cols_left)
+					store_c(p, c + l * CS, acc[j][l]);
+		}
+		c += RS * p.rs_c;
+	}
+}
+
 /* Whether a pointer is 16-byte aligned. */
 __host__ __device__ __forceinline__ bool aligned16(const void *ptr)
 {
@@ -139,12 +175,5 @@ __host__ __device__ __forceinline__ bool aligned16(const void *ptr)
 }
 
 } /* namespace gk_ladder */
-
-/* A launcher's last lines: the launch checked, then done. */
-#define GK_LADDER_DONE(fn) \
-	do {                       \
-		GK_CUDA_LAUNCHED(fn);  \
-		return GK_OK;          \
-	} while (0)
 
 #endif /* GK_LADDER_COMMON_CUH */
