@@ -15,6 +15,12 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
   add_test(NAME bench_suite_ladder
     COMMAND ${CMAKE_COMMAND} -DGK_BENCH_MODE=ladder -DGK_BENCH_EXE=$<TARGET_FILE:gemmkit_cli>
             -DGK_BENCH_OUT=${CMAKE_CURRENT_BINARY_DIR}/bench_ladder_out -P ${CMAKE_CURRENT_LIST_FILE})
+  add_test(NAME bench_suite_gf256
+    COMMAND ${CMAKE_COMMAND} -DGK_BENCH_MODE=gf256 -DGK_BENCH_EXE=$<TARGET_FILE:gemmkit_cli>
+            -DGK_BENCH_OUT=${CMAKE_CURRENT_BINARY_DIR}/bench_gf256_out -P ${CMAKE_CURRENT_LIST_FILE})
+  add_test(NAME bench_unavailable_rung
+    COMMAND ${CMAKE_COMMAND} -DGK_BENCH_MODE=unavailable -DGK_BENCH_EXE=$<TARGET_FILE:gemmkit_cli>
+            -DGK_BENCH_OUT=${CMAKE_CURRENT_BINARY_DIR}/bench_unavailable_out -P ${CMAKE_CURRENT_LIST_FILE})
   add_test(NAME bench_bad_options
     COMMAND ${CMAKE_COMMAND} -DGK_BENCH_MODE=bad_options -DGK_BENCH_EXE=$<TARGET_FILE:gemmkit_cli>
             -DGK_BENCH_OUT=${CMAKE_CURRENT_BINARY_DIR}/bench_bad_out -P ${CMAKE_CURRENT_LIST_FILE})
@@ -89,7 +95,13 @@ macro(check_gemm_csv csv)
     if(known LESS 0)
       fail("${csv} names '${id}', which --list does not")
     endif()
-    if(NOT status STREQUAL "ok" OR NOT gflops MATCHES "^[0-9]+\\.[0-9]+$" OR gflops MATCHES "^0\\.0+$"
+    list(FIND unavailable "${id}" na)
+    if(na GREATER_EQUAL 0)
+      # A rung whose instruction set this machine lacks: never timed.
+      if(NOT status STREQUAL "unavailable" OR NOT gflops STREQUAL "")
+        fail("${csv} row '${row}': ${id} is unavailable here (--list) but was timed")
+      endif()
+    elseif(NOT status STREQUAL "ok" OR NOT gflops MATCHES "^[0-9]+\\.[0-9]+$" OR gflops MATCHES "^0\\.0+$"
        OR NOT err MATCHES "^[0-9]\\.[0-9]+e[-+][0-9]+$" OR NOT pct MATCHES "^[0-9]+\\.[0-9]+$")
       fail("${csv} row '${row}': expected status ok, GFLOPS > 0, an error value and a % of peak")
     endif()
@@ -114,6 +126,14 @@ function(list_contenders)
     list(APPEND ids "${id}")
   endforeach()
   set(contenders "${ids}" PARENT_SCOPE)
+  string(REGEX MATCHALL "(^|\n)[^\t\n]+\tunavailable here" found "${listing}")
+  set(ids "")
+  foreach(f IN LISTS found)
+    string(REGEX REPLACE "\tunavailable here$" "" f "${f}")
+    string(STRIP "${f}" id)
+    list(APPEND ids "${id}")
+  endforeach()
+  set(unavailable "${ids}" PARENT_SCOPE)
 endfunction()
 
 if(GK_BENCH_MODE STREQUAL "peak")
@@ -217,24 +237,81 @@ if(GK_BENCH_MODE STREQUAL "ladder")
   return()
 endif()
 
+if(GK_BENCH_MODE STREQUAL "gf256")
+  # The Reed-Solomon suite, quick: 4+2 and 10+4, 64 KiB, 1 thread; every
+  # row checked and timed for gemmkit (ISA-L where installed).
+  file(REMOVE_RECURSE ${GK_BENCH_OUT})
+  execute_process(COMMAND ${GK_BENCH_EXE} bench --suite gf256 --quick --no-plot --out ${GK_BENCH_OUT}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE table ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    fail("'gemmkit bench --suite gf256 --quick' exited with '${rc}'\n${table}\n${err}")
+  endif()
+  foreach(row "4\\+2, 64 KiB \\| 1 \\| encode" "4\\+2, 64 KiB \\| 1 \\| decode" "10\\+4, 64 KiB \\| 1 \\| decode")
+    if(NOT table MATCHES "\n\\| ${row} \\| [0-9]+\\.[0-9]+ \\| ")
+      fail("no timed row '${row}' in the table:\n${table}")
+    endif()
+  endforeach()
+  if(NOT err MATCHES "\\[ *[0-9]+/[0-9]+\\] encode 4\\+2 ")
+    fail("no progress lines on stderr:\n${err}")
+  endif()
+  file(READ ${GK_BENCH_OUT}/results.md md)
+  if(NOT md STREQUAL table)
+    fail("results.md differs from the table printed on stdout")
+  endif()
+  file(STRINGS ${GK_BENCH_OUT}/results.csv rows)
+  list(POP_FRONT rows header)
+  list(LENGTH rows nrows)
+  if(NOT header STREQUAL "op,k,m,shard_bytes,threads,gemmkit_gbs,isal_gbs,ratio,verified" OR NOT nrows EQUAL 4)
+    fail("results.csv: header '${header}', ${nrows} rows (expected 4)")
+  endif()
+  foreach(row IN LISTS rows)
+    if(NOT row MATCHES "^(encode|decode),[0-9]+,[0-9]+,65536,1,[0-9]+\\.[0-9]+,[^,]*,[^,]*,(isal|self)$")
+      fail("results.csv row '${row}': expected a timed, checked row")
+    endif()
+  endforeach()
+  file(READ ${GK_BENCH_OUT}/meta.txt meta)
+  if(NOT meta MATCHES "\nsuite: gf256\n" OR NOT meta MATCHES "\nisal: ")
+    fail("meta.txt lacks the suite or ISA-L:\n${meta}")
+  endif()
+  message(STATUS "bench_suite_gf256: ok")
+  return()
+endif()
+
+if(GK_BENCH_MODE STREQUAL "unavailable")
+  # With the generic kernel set forced, the AVX2 rung cannot run as named:
+  # it is listed and shown as unavailable, never timed.
+  set(ENV{GK_ARCH} generic)
+  list_contenders(--algos cpu.avx2_3x32,auto)
+  if(NOT unavailable STREQUAL "cpu.avx2_3x32")
+    fail("GK_ARCH=generic: --list does not mark cpu.avx2_3x32 unavailable (${unavailable})")
+  endif()
+  file(REMOVE_RECURSE ${GK_BENCH_OUT})
+  execute_process(COMMAND ${GK_BENCH_EXE} bench --algos cpu.avx2_3x32,auto --sizes 16,32 --quick --no-plot
+    --out ${GK_BENCH_OUT} RESULT_VARIABLE rc OUTPUT_VARIABLE table ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    fail("GK_ARCH=generic gemmkit bench exited with '${rc}'\n${table}\n${err}")
+  endif()
+  if(NOT table MATCHES "Not measured: `cpu.avx2_3x32` \\(needs AVX2; the kernel set in use is generic"
+     OR NOT table MATCHES "\n\\| 16 \\| n/a \\| [0-9.]+ \\|")
+    fail("the unavailable rung is not shown as n/a with its reason:\n${table}")
+  endif()
+  check_gemm_csv(${GK_BENCH_OUT}/results.csv)
+  if(NOT count_cpu.avx2_3x32_1 EQUAL 2 OR NOT count_auto_1 EQUAL 2)
+    fail("results.csv: expected 2 rows each for cpu.avx2_3x32 and auto")
+  endif()
+  message(STATUS "bench_unavailable_rung: ok")
+  return()
+endif()
+
 if(NOT GK_BENCH_MODE STREQUAL "smoke")
   fail("unknown GK_BENCH_MODE '${GK_BENCH_MODE}'")
 endif()
 
 # The contenders this machine has.
-execute_process(COMMAND ${GK_BENCH_EXE} bench --list RESULT_VARIABLE rc OUTPUT_VARIABLE listing ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  fail("'gemmkit bench --list' exited with '${rc}'\n${err}")
-endif()
-string(REGEX MATCHALL "(^|\n)[^\t\n]+\t" found "${listing}")
-set(contenders "")
-foreach(f IN LISTS found)
-  string(STRIP "${f}" id)
-  list(APPEND contenders "${id}")
-endforeach()
+list_contenders()
 list(FIND contenders "auto" has_auto)
 if(has_auto LESS 0 OR NOT contenders MATCHES "cpu\\.")
-  fail("--list names no gemmkit algorithms or no auto:\n${listing}")
+  fail("--list names no gemmkit algorithms or no auto: ${contenders}")
 endif()
 
 # A fresh seed each run, printed so that a failure can be repeated.
@@ -255,6 +332,12 @@ if(NOT table MATCHES "\n\\| n \\| [^\n]+\\|\n\\|---:\\|[-:|]+\n\\| 16 \\| [^\n]+
 endif()
 if(NOT err MATCHES "\\[ *[0-9]+/[0-9]+\\] sgemm n=16 ")
   fail("no progress lines on stderr:\n${err}")
+endif()
+# The front table (auto, production paths, references) and the ladder
+# table (the seed rungs) apart.
+if(NOT table MATCHES "\n## SGEMM \\(GFLOPS, 1 thread\\)\n\n\\| n \\| cpu.blocked \\|[^\n]* gemmkit auto \\|"
+   OR NOT table MATCHES "\n## SGEMM ladder \\(GFLOPS, 1 thread\\)\n\n\\| n \\| cpu.plain \\|")
+  fail("no front and ladder tables apart:\n${table}")
 endif()
 
 foreach(f results.md results.csv meta.txt)

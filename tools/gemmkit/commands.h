@@ -8,7 +8,5 @@ int gk_cmd_bench(int argc, char **argv);
 int gk_cmd_gemm(int argc, char **argv);
 int gk_cmd_info(int argc, char **argv);
 int gk_cmd_rs(int argc, char **argv);
-/* `gemmkit bench --suite gf256`: argv[0] is "bench", the rest its options. */
-int gk_bench_gf256(int argc, char **argv);
 
 #endif

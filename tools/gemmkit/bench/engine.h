@@ -121,7 +121,7 @@ struct bench_contender {
 };
 
 typedef struct bench_cell {
-	char label[96];   /* for progress lines: "sgemm n=1024 t=2" */
+	char label[160];  /* for progress lines: "sgemm n=1024 t=2" */
 	int series;       /* 0 .. BENCH_SERIES - 1: cap predictions stay within one */
 	double work;      /* flops (GFLOPS) or bytes (GB/s) of one call */
 	int threads;      /* > 1: each contender's rounds in a row, after a pause */

@@ -1,7 +1,9 @@
 /*
- * bench_plot.c - GFLOPS plots of `gemmkit bench`, drawn by gnuplot.
+ * plot.c - the charts of `gemmkit bench`, drawn by gnuplot: lines of a rate
+ * against the size (GEMM suites), and the runner that any chart's script
+ * goes through (the GF(2^8) suite's bars).
  *
- * The data and the script are left beside the PNG so that a plot can be
+ * The data and the script are left beside the PNG so that a chart can be
  * restyled or redrawn without running the benchmark again.
  */
 #define _GNU_SOURCE
@@ -12,10 +14,9 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "bench_refs.h"
+#include "report.h"
 
-/* s as the inside of a gnuplot double-quoted string. */
-static void put_gp_string(FILE *f, const char *s)
+void bench_gp_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -63,26 +64,39 @@ static int has_points(const double *y, int npoints)
 	return 0;
 }
 
-static int write_script(const char *path, const char *base, const char *title, const char *xlabel,
-                        int log2x, int npoints, int nseries, const char *const *names,
-                        const int *dashed, const double *y)
+void bench_plot_terminal(FILE *f, const char *base, int width, int height)
+{
+	fprintf(f, "# Redraw with: gnuplot %s.gp (in this directory)\n", base);
+	/* pngcairo draws smoother lines; plain png is the fallback everywhere. */
+	fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+	           "  set terminal pngcairo size %d,%d noenhanced font \",11\"\n"
+	           "} else {\n"
+	           "  set terminal png size %d,%d noenhanced\n"
+	           "}\n", width, height, width, height);
+	fprintf(f, "set output \"%s.png\"\n", base);
+}
+
+static int write_script(const char *path, const char *base, const bench_chart *ch, int nseries,
+                        const char *const *names, const int *dashed, const double *y)
 {
 	FILE *f = fopen(path, "w");
 	if (f == NULL)
 		return -1;
-	fprintf(f, "# Redraw with: gnuplot %s.gp (in this directory)\n", base);
-	/* pngcairo draws smoother lines; plain png is the fallback everywhere. */
-	fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-	           "  set terminal pngcairo size 1100,650 noenhanced font \",11\"\n"
-	           "} else {\n"
-	           "  set terminal png size 1100,650 noenhanced\n"
-	           "}\n");
-	fprintf(f, "set output \"%s.png\"\n", base);
+	const int log2x = ch->log2x, npoints = ch->npoints;
+	bench_plot_terminal(f, base, 1100, 650);
 	fprintf(f, "set title ");
-	put_gp_string(f, title);
+	bench_gp_string(f, ch->title);
 	fprintf(f, "\nset xlabel ");
-	put_gp_string(f, xlabel);
-	fprintf(f, "\nset ylabel \"GFLOPS\"\n");
+	bench_gp_string(f, ch->xlabel);
+	fprintf(f, "\nset ylabel ");
+	bench_gp_string(f, ch->ylabel);
+	fputc('\n', f);
+	if (ch->peak > 0) {
+		/* The right axis: the same scale as a percentage of the peak. */
+		fprintf(f, "set y2label \"%% of the %.4g %s peak\"\nset y2tics\nset ytics nomirror\n"
+		           "set link y2 via y * 100 / %.17g inverse y * %.17g / 100\n", ch->peak, ch->ylabel,
+		        ch->peak, ch->peak);
+	}
 	fprintf(f, "set datafile separator \"\\t\"\nset datafile missing \"?\"\n");
 	fprintf(f, "set grid\nset key outside right top\nset yrange [0:*]\n");
 	if (log2x) {
@@ -100,33 +114,37 @@ static int write_script(const char *path, const char *base, const char *title, c
 		fprintf(f, "%s\n  \"%s.dat\" using 1:%d%s with linespoints lw 2 lc rgb \"%s\" pt %d dt %d title ",
 		        first ? " \\" : ", \\", base, s + 3, log2x ? "" : ":xtic(2)", colours[s % N_COLOURS],
 		        s % 13 + 1, dashed[s] ? 2 : 1);
-		put_gp_string(f, names[s]);
+		bench_gp_string(f, names[s]);
 		first = 0;
 	}
 	fputc('\n', f);
 	return fclose(f) == 0 ? 0 : -1;
 }
 
-int bench_plot(const char *dir, const char *base, const char *title, const char *xlabel,
-               int log2x, int npoints, const double *x, const char *const *xlabels,
-               int nseries, const char *const *names, const int *dashed, const double *y)
+int bench_plot_lines(const char *dir, const char *base, const bench_chart *ch, int nseries,
+                     const char *const *names, const int *dashed, const double *y)
 {
 	char dat[4096], gp[4096];
 	snprintf(dat, sizeof dat, "%s/%s.dat", dir, base);
 	snprintf(gp, sizeof gp, "%s/%s.gp", dir, base);
 	int any = 0;
 	for (int s = 0; s < nseries; s++)
-		any |= has_points(y + (size_t)s * (size_t)npoints, npoints);
-	if (npoints < 1 || !any) {
+		any |= has_points(y + (size_t)s * (size_t)ch->npoints, ch->npoints);
+	if (ch->npoints < 1 || !any) {
 		fprintf(stderr, "gemmkit bench: no result to plot: %s.png skipped\n", base);
 		return -1;
 	}
-	if (write_data(dat, log2x, npoints, x, xlabels, nseries, names, y) != 0 ||
-	    write_script(gp, base, title, xlabel, log2x, npoints, nseries, names, dashed, y) != 0) {
+	if (write_data(dat, ch->log2x, ch->npoints, ch->x, ch->xlabels, nseries, names, y) != 0 ||
+	    write_script(gp, base, ch, nseries, names, dashed, y) != 0) {
 		fprintf(stderr, "gemmkit bench: cannot write %s or %s (%s): plot skipped\n", dat, gp,
 		        strerror(errno));
 		return -1;
 	}
+	return bench_run_gnuplot(dir, base);
+}
+
+int bench_run_gnuplot(const char *dir, const char *base)
+{
 	char script[256];
 	snprintf(script, sizeof script, "%s.gp", base);
 	fflush(stdout);
@@ -152,6 +170,6 @@ int bench_plot(const char *dir, const char *base, const char *title, const char 
 		fprintf(stderr, "gemmkit bench: gnuplot not found (install gnuplot or gnuplot-nox): "
 		        "%s.png skipped; %s.gp and %s.dat are in %s\n", base, base, base, dir);
 	else
-		fprintf(stderr, "gemmkit bench: gnuplot failed on %s: %s.png skipped\n", gp, base);
+		fprintf(stderr, "gemmkit bench: gnuplot failed on %s/%s: %s.png skipped\n", dir, script, base);
 	return -1;
 }

@@ -1,7 +1,6 @@
 /*
- * bench_refs.h - helpers of `gemmkit bench`: the reference BLAS libraries
- * (OpenBLAS, BLIS) loaded at run time, the machine's floating-point peak
- * (bench_peak.c), and the GFLOPS plots (bench_plot.c).
+ * refs.h - the reference libraries of `gemmkit bench`, loaded at run time:
+ * the BLAS libraries OpenBLAS and BLIS (refs.c) and ISA-L (refs_isal.c).
  *
  * A reference is loaded with dlopen(RTLD_LOCAL | RTLD_DEEPBIND): libgemmkit
  * exports sgemm_ and cblas_sgemm too, and without DEEPBIND a library's own
@@ -66,48 +65,20 @@ int bench_cpu_has_avx512f(void);
 int bench_ref_gemm(const bench_ref *ref, int f64, int64_t m, int64_t n, int64_t k,
                    const void *a, const void *b, void *c);
 
-/* ---- the floating-point peak (bench_peak.c) ---- */
+/* ---- ISA-L (refs_isal.c) ---- */
 
-/* The instruction sets of the peak loops, widest first. */
-#define BENCH_PEAK_ISA_COUNT 3
-extern const char *const bench_peak_isas[BENCH_PEAK_ISA_COUNT]; /* "avx512", "avx2", "sse2" */
+typedef struct bench_isal {
+	void *handle;
+	char path[4096];     /* the file loaded */
+	void (*init_tables)(int k, int rows, unsigned char *a, unsigned char *gftbls);
+	void (*encode)(int len, int k, int rows, unsigned char *gftbls, unsigned char **data,
+	               unsigned char **coding);
+	void (*gen_cauchy1)(unsigned char *a, int m, int k);
+	int (*invert)(unsigned char *in, unsigned char *out, const int n);
+} bench_isal;
 
-/* 1 when the CPU and the OS can run the peak loop of `isa`. */
-int bench_peak_isa_supported(const char *isa);
-/* The widest of bench_peak_isas that this machine runs. */
-const char *bench_peak_best_isa(void);
-
-typedef struct bench_peak {
-	const char *isa;    /* "avx512", "avx2", "sse2" */
-	const char *how;    /* "16 independent AVX-512 FMA chains per thread" */
-	int f64;
-	int threads;        /* asked for */
-	int threads_run;    /* the OpenMP team the loops ran on */
-	double gflops;      /* median over the runs */
-	double gflops_min, gflops_max;
-	int reps;
-	double run_s;       /* mean wall time of one run */
-} bench_peak;
-
-/*
- * Measure the multiply-add peak of `isa` in single (f64 == 0) or double
- * precision on `threads` OpenMP threads, each running its own loop: after a
- * calibration that doubles as warm-up, `reps` runs of about run_s seconds;
- * GFLOPS = flops of all threads / wall time. Returns 0, or -1 when the CPU
- * cannot run `isa` or memory is short.
- */
-int bench_peak_measure(const char *isa, int f64, int threads, double run_s, int reps, bench_peak *out);
-
-/*
- * Write `<dir>/<base>.dat` and `<dir>/<base>.gp` and run gnuplot on them to
- * make `<dir>/<base>.png`: one line per series, y[s * npoints + i] (NaN: no
- * point), drawn dashed where dashed[s]. With log2x the x axis is x[] on a
- * log2 scale; otherwise the points are evenly spaced and labelled with
- * xlabels[]. Returns 0 when the PNG was made; otherwise prints why on stderr
- * (nothing to plot, gnuplot missing or failing) and returns -1.
- */
-int bench_plot(const char *dir, const char *base, const char *title, const char *xlabel,
-               int log2x, int npoints, const double *x, const char *const *xlabels,
-               int nseries, const char *const *names, const int *dashed, const double *y);
+/* Load libisal.so.2 (RTLD_LOCAL | RTLD_DEEPBIND): 0, or -1 with `why`. */
+int bench_isal_load(bench_isal *L, char *why, size_t why_len);
+void bench_isal_close(bench_isal *L);
 
 #endif

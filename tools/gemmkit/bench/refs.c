@@ -1,5 +1,5 @@
 /*
- * bench_refs.c - the reference BLAS libraries of `gemmkit bench`, loaded at
+ * refs.c - the reference BLAS libraries of `gemmkit bench`, loaded at
  * run time so that gemmkit neither builds nor links against them.
  *
  * A library is found by trying its sonames and the paths where Debian-like
@@ -32,7 +32,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "bench_refs.h"
+#include "refs.h"
 
 const char *const bench_ref_ids[BENCH_REF_COUNT] = {"openblas", "openblas-best", "blis", "blis-best"};
 

@@ -1,5 +1,5 @@
 /*
- * bench_peak.c - the floating-point peak of the machine, for `gemmkit bench`:
+ * peak.c - the floating-point peak of the machine, for `gemmkit bench`:
  * GFLOPS of a loop that does nothing but independent multiply-adds, the
  * ceiling that a GEMM's "% of peak" is measured against.
  *
@@ -21,14 +21,17 @@
  *
  * The kernels are compiled for their instruction set with target attributes
  * and run only where __builtin_cpu_supports says the CPU and the OS allow.
+ * A measurement is a contender of the measurement engine (engine.h): its
+ * prepare calibrates the loop, its run is one loop on every thread of the
+ * team, and the engine's median over `reps` runs is the peak.
  */
 #include <immintrin.h>
 #include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench_refs.h"
-#include "cli_util.h"
+#include "engine.h"
+#include "peak.h"
 
 /* The multiplier and the addend, read at run time; their fixed point is 1.
  * The SSE2 loop multiplies by peak_one instead. */
@@ -248,29 +251,71 @@ const char *bench_peak_best_isa(void)
 	return "sse2";
 }
 
-/* Wall time of one loop of iters iterations on each of `threads` threads. */
+/* Wall time of one loop of iters iterations on each of `threads` threads;
+ * *team: how many threads the team had. */
 static double run_team(const peak_kernel *k, int threads, int64_t iters, int *team)
 {
 	double sum = 0;
 	int got = 1;
-	double t0 = cli_now();
+	double t0 = bench_now();
 #pragma omp parallel num_threads(threads) reduction(+ : sum)
 	{
 		sum += k->fn(iters);
 #pragma omp master
 		got = omp_get_num_threads();
 	}
-	double t = cli_now() - t0;
+	double t = bench_now() - t0;
 	peak_sink = sum;
 	*team = got;
 	return t;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* One measurement, as a contender of the engine. */
+typedef struct peak_state {
+	const peak_kernel *k;
+	int threads, team;
+	double run_s;
+	int64_t iters;
+} peak_state;
+
+/*
+ * Calibrate on this thread alone, where no team start-up or neighbour blurs
+ * the time: grow the loop until it takes an eighth of run_s, then scale it
+ * to run_s. The engine's checked run then wakes the team and brings the
+ * clock up; the timed runs follow.
+ */
+static int peak_prepare(bench_contender *c, void *cell)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
+	(void)cell;
+	peak_state *p = c->self;
+	const double run_s = p->run_s;
+	int64_t iters = 1024;
+	double t0 = bench_now();
+	peak_sink = p->k->fn(iters);
+	double t = bench_now() - t0;
+	while (t < run_s / 8 && iters < (INT64_C(1) << 40)) {
+		iters *= t > 0 && run_s / 8 / t < 16 ? 2 : 16;
+		t0 = bench_now();
+		peak_sink = p->k->fn(iters);
+		t = bench_now() - t0;
+	}
+	double scaled = (double)iters * run_s / (t > 0 ? t : run_s);
+	p->iters = scaled < 1 ? 1 : (int64_t)scaled;
+	run_team(p->k, p->threads, 1, &p->team); /* the team's size */
+	c->work = (double)p->team * (double)p->iters * p->k->ops * p->k->lanes * p->k->flops;
+	return 0;
 }
+
+static int peak_run(bench_contender *c, void *cell)
+{
+	(void)cell;
+	peak_state *p = c->self;
+	int team = 0;
+	run_team(p->k, p->threads, p->iters, &team);
+	return 0;
+}
+
+static const bench_ops peak_ops = {peak_prepare, peak_run, NULL, NULL, NULL, NULL};
 
 int bench_peak_measure(const char *isa, int f64, int threads, double run_s, int reps, bench_peak *out)
 {
@@ -281,46 +326,39 @@ int bench_peak_measure(const char *isa, int f64, int threads, double run_s, int 
 			k = &peak_kernels[i];
 	if (k == NULL || !bench_peak_isa_supported(isa) || threads < 1 || reps < 1 || !(run_s > 0))
 		return -1;
-	/* Calibrate on this thread alone, where no team start-up or neighbour
-	 * blurs the time: grow the loop until it takes an eighth of run_s, then
-	 * scale it to run_s. Each thread of the team then runs that loop, once
-	 * untimed (to wake the threads and bring the clock up), then reps times. */
-	int64_t iters = 1024;
-	double t0 = cli_now();
-	peak_sink = k->fn(iters);
-	double t = cli_now() - t0;
-	while (t < run_s / 8 && iters < (INT64_C(1) << 40)) {
-		iters *= t > 0 && run_s / 8 / t < 16 ? 2 : 16;
-		t0 = cli_now();
-		peak_sink = k->fn(iters);
-		t = cli_now() - t0;
-	}
-	double scaled = (double)iters * run_s / (t > 0 ? t : run_s);
-	iters = scaled < 1 ? 1 : (int64_t)scaled;
-	int team = 1;
-	run_team(k, threads, iters, &team);
-
-	double *g = malloc((size_t)reps * sizeof *g);
-	if (g == NULL)
+	peak_state st = {k, threads, 1, run_s, 1};
+	bench_contender c;
+	memset(&c, 0, sizeof c);
+	snprintf(c.id, sizeof c.id, "peak.%s", isa);
+	snprintf(c.name, sizeof c.name, "%s", k->how);
+	c.units = BENCH_GFLOPS;
+	c.ops = &peak_ops;
+	c.self = &st;
+	bench_engine e;
+	bench_engine_init(&e, 0);
+	e.progress = NULL;
+	e.cap = 0;
+	e.reps = reps;
+	e.warm_s = 0;    /* the checked run is the warm-up */
+	e.round_s = 0;   /* one loop per round */
+	bench_cell cell;
+	memset(&cell, 0, sizeof cell);
+	snprintf(cell.label, sizeof cell.label, "peak %s %s t=%d", isa, f64 ? "double" : "float", threads);
+	cell.work = 1;
+	cell.threads = 1; /* one contender: nothing to interleave with */
+	bench_result r;
+	bench_run_cell(&e, &c, 1, &cell, &r);
+	if (r.status != BENCH_OK)
 		return -1;
-	double total_s = 0;
-	for (int r = 0; r < reps; r++) {
-		t = run_team(k, threads, iters, &team);
-		total_s += t;
-		double flops = (double)team * (double)iters * k->ops * k->lanes * k->flops;
-		g[r] = t > 0 ? flops / t * 1e-9 : 0;
-	}
-	qsort(g, (size_t)reps, sizeof *g, cmp_double);
 	out->isa = k->isa;
 	out->how = k->how;
 	out->f64 = !!f64;
 	out->threads = threads;
-	out->threads_run = team;
-	out->gflops = reps % 2 ? g[reps / 2] : 0.5 * (g[reps / 2 - 1] + g[reps / 2]);
-	out->gflops_min = g[0];
-	out->gflops_max = g[reps - 1];
-	out->reps = reps;
-	out->run_s = total_s / reps;
-	free(g);
+	out->threads_run = st.team;
+	out->gflops = r.rate;
+	out->gflops_min = c.work / r.max_s * 1e-9;
+	out->gflops_max = c.work / r.min_s * 1e-9;
+	out->reps = r.reps;
+	out->run_s = r.median_s;
 	return 0;
 }
