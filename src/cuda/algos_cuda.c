@@ -43,6 +43,48 @@ static int never(void)
 
 const gk_algo gk_algos_cuda[] = {
 	/* LADDER-BEGIN (rows of src/cuda/ladder/, in ladder order) */
+	/* sNN: seed document NN (docs/CUDA_LADDER.md). Rung 1: one thread per element of C. */
+	ROW_S("cuda.s02_k1_naive", "seed 002 kernel 1: one thread per element of C, 32x32 threads, A and B read from global memory",
+	      gk_cuda_sgemm_s02_k1_naive),
+	ROW_S("cuda.s00_plain", "seed 000 plain: rung 1 with its swapped indices (lanes along columns of C: coalesced), blocks down columns",
+	      gk_cuda_sgemm_s00_plain),
+	ROW_S("cuda.s00_plain_xy", "seed 000 plain with the indices unswapped (lanes along rows of C: uncoalesced, ~10x slower)",
+	      gk_cuda_sgemm_s00_plain_xy),
+	ROW_D("cuda.s01_global_b8", "seed 001 DGEMM in global memory: one thread per element of C, 8x8 thread blocks",
+	      gk_cuda_dgemm_s01_global_b8),
+	ROW_D("cuda.s01_global_b16", "seed 001 DGEMM in global memory: one thread per element of C, 16x16 thread blocks",
+	      gk_cuda_dgemm_s01_global_b16),
+	ROW_D("cuda.s01_global_b32", "seed 001 DGEMM in global memory: one thread per element of C, 32x32 thread blocks",
+	      gk_cuda_dgemm_s01_global_b32),
+	/* Rungs 2-3: tiles of A and B in shared memory. */
+	ROW_S("cuda.s02_k2_smem", "seed 002 kernel 2: 32x32 tiles of A and B cached in shared memory, one element of C per thread",
+	      gk_cuda_sgemm_s02_k2_smem),
+	ROW_S("cuda.s00_shared", "seed 000 shared: 32x128 and 128x32 tiles in shared memory, 32x32 threads, one element each",
+	      gk_cuda_sgemm_s00_shared),
+	ROW_D("cuda.s01_shared_b8", "seed 001 DGEMM with shared-memory tiles, one element of C per thread, 8x8 thread blocks",
+	      gk_cuda_dgemm_s01_shared_b8),
+	ROW_D("cuda.s01_shared_b16", "seed 001 DGEMM with shared-memory tiles, one element of C per thread, 16x16 thread blocks",
+	      gk_cuda_dgemm_s01_shared_b16),
+	ROW_D("cuda.s01_shared_b32", "seed 001 DGEMM with shared-memory tiles, one element of C per thread, 32x32 thread blocks",
+	      gk_cuda_dgemm_s01_shared_b32),
+	ROW_D("cuda.s01_rowcol", "seed 001 counter-example: row and column vectors in shared memory (race fixed; bank conflicts), 16x16",
+	      gk_cuda_dgemm_s01_rowcol),
+	/* Rungs 4-7: several elements of C per thread. */
+	ROW_S("cuda.s02_k3_tile1d", "seed 002 kernel 3: 1-D thread tile, 64x64 block tile, BK 8, 512 threads of 8x1 elements",
+	      gk_cuda_sgemm_s02_k3_tile1d),
+	ROW_S("cuda.s02_k4_tile2d", "seed 002 kernel 4: 2-D thread tile, 128x128 block tile, BK 8, 256 threads of 8x8 elements",
+	      gk_cuda_sgemm_s02_k4_tile2d),
+	ROW_S("cuda.s02_k5_regcache", "seed 002 kernel 5: kernel 4 with each step's 8 values of A and 8 of B cached in registers",
+	      gk_cuda_sgemm_s02_k5_regcache),
+	ROW_S("cuda.s00_reg4x4", "seed 000 register: 128x128 block tile, BK 32, 32x32 threads of 4x4 elements, A k-major in shared memory",
+	      gk_cuda_sgemm_s00_reg4x4),
+	/* Rungs 8-10: vector loads and prefetch. */
+	ROW_S("cuda.s02_k6_float4", "seed 002 kernel 6: kernel 5 with float4 loads and stores, A transposed in shared memory",
+	      gk_cuda_sgemm_s02_k6_float4),
+	ROW_S("cuda.s00_prefetch", "seed 000 prefetch: its 4x4 register kernel with two shared-memory buffers of BK 16, one barrier per tile",
+	      gk_cuda_sgemm_s00_prefetch),
+	ROW_S("cuda.s02_k7_prefetch", "seed 002 kernel 7: kernel 6 double-buffered in shared memory and registers, next tile loaded early",
+	      gk_cuda_sgemm_s02_k7_prefetch),
 	/* LADDER-END */
 	/* SGEMM-BEGIN (the production SGEMM: "auto" for float on the GPU) */
 	ROW_S("cuda.sgemm", "tuned FP32 SGEMM: warp-tiled FFMA, cp.async pipeline, tile and split-K by shape (\"auto\" for float on the GPU)", gk_cuda_sgemm_tuned),
