@@ -90,6 +90,8 @@ const gk_algo gk_algos_cuda[] = {
 	ROW_S("cuda.sgemm", "tuned FP32 SGEMM: warp-tiled FFMA, cp.async pipeline, tile and split-K by shape (\"auto\" for float on the GPU)", gk_cuda_sgemm_tuned),
 	/* SGEMM-END */
 	/* DGEMM-BEGIN (the production DGEMM: "auto" for double on the GPU) */
+	ROW_D("cuda.dgemm", "tuned FP64 DGEMM on tensor cores (DMMA), 128x128 cp.async tiles, split-K for few tiles (\"auto\" for double on the GPU)",
+	      gk_cuda_dgemm_tuned),
 	/* DGEMM-END */
 };
 const int gk_algos_cuda_count = (int)(sizeof gk_algos_cuda / sizeof gk_algos_cuda[0]);

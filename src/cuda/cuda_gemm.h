@@ -123,6 +123,8 @@ gk_status gk_cuda_sgemm_s02_k7_prefetch(const gk_cuda_sgemm_args *p);  /* 10_pre
 gk_status gk_cuda_sgemm_tuned(const gk_cuda_sgemm_args *p);
 /* SGEMM-END */
 /* DGEMM-BEGIN (launcher prototypes of src/cuda/gemm/dgemm_*) */
+/* FP64 tensor cores: DMMA 16x8x16 (sm_90+) / 8x8x4 (sm_80), split-K for few tiles. */
+gk_status gk_cuda_dgemm_tuned(const gk_cuda_dgemm_args *p);
 /* DGEMM-END */
 
 #ifdef __cplusplus
