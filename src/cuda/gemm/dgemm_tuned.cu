@@ -26,7 +26,7 @@
 #include "dgemm_dmma_sm90.cuh"
 
 #ifndef GK_DGEMM_SM90_STAGES
-#define GK_DGEMM_SM90_STAGES 4
+#define GK_DGEMM_SM90_STAGES 5 /* 160 KB; measured 3-6% faster than 4 on the H100 */
 #endif
 #define GK_DGEMM_SM80_STAGES 3
 
