@@ -27,8 +27,8 @@
  * nothing; elements of C outside it are not written. A and B are read
  * through both strides (coalesced when A is row-major and B row-major, as
  * the seeds assumed; a transposed operand is read element by element). The
- * grid is capped (2^31 - 1 along x, 65535 along y) and blocks loop over the
- * remaining tiles. Shared memory: 2 * BS * BK elements (at most 32 KB).
+ * grid holds at most 65535 x (2^31 - 1) tiles; more take more launches
+ * (launch_tiles). Shared memory: 2 * BS * BK elements (at most 32 KB).
  *
  * Occupancy (MINB, blocks per multiprocessor asked of the register
  * allocator): 2048 threads per SM where the registers allow it (32 per
@@ -44,9 +44,9 @@ template <typename T, int BS, int BK, int MINB>
 __global__ void __launch_bounds__(BS * BS, MINB)
 smem_tile_kernel(prob<T> p, int64_t y0, int64_t x0)
 {
-	static_assert(BK % BS == 0 && BS % (BK / BS) == 0, "tile shape");
 	constexpr int NT = BS * BS;
 	constexpr int Q = BK / BS; /* elements of each tile a thread copies */
+	static_assert(BK % BS == 0 && NT % BK == 0, "tile shape");
 	__shared__ T As[BS][BK];
 	__shared__ T Bs[BK][BS];
 

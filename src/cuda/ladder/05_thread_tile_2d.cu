@@ -20,9 +20,8 @@
  * Row: cuda.s02_k4_tile2d (float). Requirements: none beyond the canonical
  * form. Edge tiles: loads outside A or B store zeros (nothing read), stores
  * outside C are skipped. Strides: A and B through both strides (coalesced
- * when both are row-major, as the seed assumed). The grid is capped
- * (2^31 - 1 along x, 65535 along y) and blocks loop over the remaining
- * tiles. Shared memory: 8 KB.
+ * when both are row-major, as the seed assumed). More tiles than one grid
+ * holds (65535 x (2^31 - 1)) take more launches. Shared memory: 8 KB.
  */
 #include "ladder_common.cuh"
 

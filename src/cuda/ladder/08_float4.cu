@@ -42,7 +42,8 @@ __global__ void __launch_bounds__(NT, 2) float4_kernel(prob<float> p, bool c_vec
 		__syncthreads();
 #pragma unroll
 		for (int kk = 0; kk < BK; ++kk) {
-			float a_frag[TM], b_frag[TN];
+			alignas(16) float a_frag[TM];
+			alignas(16) float b_frag[TN];
 			load_frags(As, Bs, kk, tx, ty, a_frag, b_frag);
 			outer(a_frag, b_frag, acc);
 		}

@@ -57,7 +57,8 @@ struct copier {
 	int b_kk, b_col;      /* B chunk: k and first column inside the tile */
 	bool a_in;            /* the A chunk's row exists */
 	int b_cols;           /* how many of the B chunk's 4 columns exist (0..4) */
-	float ra[4], rb[4];   /* staged values */
+	alignas(16) float ra[4]; /* staged values */
+	alignas(16) float rb[4];
 
 	__device__ __forceinline__ void at(const prob<float> &p, int64_t m0, int64_t n0)
 	{

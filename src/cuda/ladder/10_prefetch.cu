@@ -54,7 +54,8 @@ __global__ void __launch_bounds__(NT, 2) prefetch_kernel(prob<float> p, bool c_v
 		const bool more = k0 + BK < p.k;
 		if (more)
 			cp.load(p, p.k - (k0 + BK)); /* in flight during the FMAs below */
-		float a_frag[2][TM], b_frag[2][TN];
+		alignas(16) float a_frag[2][TM];
+		alignas(16) float b_frag[2][TN];
 		load_frags(As[c], Bs[c], 0, tx, ty, a_frag[0], b_frag[0]);
 #pragma unroll
 		for (int kk = 0; kk < BK; ++kk) {

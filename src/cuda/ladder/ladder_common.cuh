@@ -1,7 +1,7 @@
 /*
  * ladder_common.cuh - what every rung of the CUDA teaching ladder
  * (src/cuda/ladder/, docs/CUDA_LADDER.md) shares: the problem as a kernel
- * sees it, the walk over tiles of C that keeps the grid within its limits,
+ * sees it, launches over the tiles of C within the grid's limits,
  * predicated element loads, and the BLAS epilogue.
  *
  * The canonical problem (cuda_gemm.h): C = alpha * A * B + beta * C, A m x k
