@@ -19,6 +19,7 @@ typedef struct fake {
 	int fail_run;        /* run returns BENCH_FAIL */
 	int calls, prepared, released, checked;
 	int64_t batch_calls; /* runs since timer_start */
+	int syncs;
 } fake;
 
 static int fake_prepare(bench_contender *c, void *cell)
@@ -63,13 +64,23 @@ static void fake_release(bench_contender *c, void *cell)
 	((fake *)c->self)->released++;
 }
 
-static const bench_ops fake_ops = {fake_prepare, fake_run, NULL, fake_start, fake_stop, fake_release};
+static void fake_sync(bench_contender *c, void *cell)
+{
+	(void)cell;
+	((fake *)c->self)->syncs++;
+}
+
+static const bench_ops fake_ops = {fake_prepare, fake_run, fake_sync, fake_start, fake_stop, fake_release};
 
 static int fake_check(void *data, bench_contender *c, double *err, char *why, size_t len)
 {
 	(void)data;
 	fake *f = c->self;
 	f->checked++;
+	if (f->syncs < 1) {
+		snprintf(why, len, "checked before sync");
+		return -1;
+	}
 	*err = f->wrong ? 0.5 : 1e-8;
 	if (f->wrong) {
 		snprintf(why, len, "error %.3g", *err);
@@ -123,7 +134,8 @@ static void test_median(void)
 	static const double tb2[] = {1.0, 9.0, 2.0, 2.0, 8.0, 6.0, 1.0};
 	/* In hundredths of a second: a call under BENCH_WARMUP_MAX_RUN_S gets
 	 * the untimed call before its rounds in a row. */
-	fake fa = {ta1, 6, 0, 0.01, 0, 0, 0, 0, 0, 0, 0}, fb = {tb1, 6, 0, 0.01, 0, 0, 0, 0, 0, 0, 0};
+	fake fa = {.times = ta1, .ntimes = 6, .scale = 0.01};
+	fake fb = {.times = tb1, .ntimes = 6, .scale = 0.01};
 	bench_contender cs[2];
 	init_contender(&cs[0], "a", &fa);
 	init_contender(&cs[1], "b", &fb);
@@ -158,7 +170,8 @@ static void test_median(void)
 static void test_cap(void)
 {
 	static const double t[] = {1.0};
-	fake ff = {t, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0}, fs = {t, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+	fake ff = {.times = t, .ntimes = 1, .scale = 1};
+	fake fs = {.times = t, .ntimes = 1, .scale = 1};
 	bench_contender cs[2];
 	init_contender(&cs[0], "fast", &ff);
 	init_contender(&cs[1], "slow", &fs);
@@ -192,7 +205,7 @@ static void test_cap(void)
 	         "after 1 call (%d)", ff.calls - fast_calls);
 	/* A median over the cap (rounds of 11 s, the checked run 1 s). */
 	static const double t5[] = {1.0 / 11, 1, 1, 1};
-	fake f5 = {t5, 4, 0, 11, 0, 0, 0, 0, 0, 0, 0};
+	fake f5 = {.times = t5, .ntimes = 4, .scale = 11};
 	bench_contender c5;
 	init_contender(&c5, "median", &f5);
 	bench_cell cell5 = make_cell(1e9, 1);
@@ -211,8 +224,9 @@ static void test_cap(void)
 static void test_verification_failure(void)
 {
 	static const double t[] = {0.5};
-	fake fg = {t, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0}, fw = {t, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0};
-	fake fr = {t, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0};
+	fake fg = {.times = t, .ntimes = 1, .scale = 1};
+	fake fw = {.times = t, .ntimes = 1, .scale = 1, .wrong = 1};
+	fake fr = {.times = t, .ntimes = 1, .scale = 1, .fail_run = 1};
 	bench_contender cs[3];
 	init_contender(&cs[0], "good", &fg);
 	init_contender(&cs[1], "wrong", &fw);

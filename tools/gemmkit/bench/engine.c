@@ -161,6 +161,8 @@ static int checked_run(bench_contender *c, void *data, double *t)
 		o->timer_start(c, data);
 		rc = o->run(c, data);
 		*t = o->timer_stop(c, data);
+		if (o->sync)
+			o->sync(c, data); /* the result where the check reads it */
 	} else {
 		double t0 = bench_now();
 		rc = o->run(c, data);

@@ -81,9 +81,10 @@ typedef struct bench_contender bench_contender;
  *             BENCH_UNAVAILABLE with a reason in c->why.
  *   run       one call, or enqueue one (asynchronous contenders): 0, or
  *             BENCH_SKIP / BENCH_FAIL with a reason in c->why.
- *   sync      wait until every run enqueued has finished (NULL: run is
- *             synchronous). Called before a result is checked and at the
- *             end of every timed batch.
+ *   sync      wait until every run enqueued has finished, and put the
+ *             result where the cell's check reads it (NULL: run is
+ *             synchronous). Called after the checked run, and at the end
+ *             of every batch the host clock times.
  *   timer_start, timer_stop   both or neither: the contender times its own
  *             batches (e.g. CUDA events around the enqueued runs); stop
  *             waits for the runs and returns the seconds since start.

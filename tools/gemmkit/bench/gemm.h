@@ -45,6 +45,7 @@ typedef struct gemm_run {
 	bench_result *res;   /* [thread count][precision][shape][contender] */
 	int ti;              /* the thread count in progress: o->threads[ti] */
 	int sampled;         /* some cell's check used sampled rows */
+	int refs_wanted;     /* --algos named a reference */
 	/* The multiply-add peak per precision, for each thread count measured. */
 	bench_peak peak[2][GEMM_MAX_PEAKS];
 	int npeak;

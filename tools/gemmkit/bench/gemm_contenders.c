@@ -257,6 +257,8 @@ int gemm_choose(gemm_run *g)
 	int rc = choose(g, want, forced);
 	if (rc != 0)
 		return rc;
+	for (int r = 0; r < BENCH_REF_COUNT; r++)
+		g->refs_wanted |= want[r];
 	load_refs(g, want, forced);
 	sort_contenders(g);
 	return 0;

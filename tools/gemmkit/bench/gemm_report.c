@@ -13,14 +13,17 @@
 /* Which columns a table shows. */
 enum { T_FRONT, T_LADDER, T_ALL };
 
+/* A ladder (three rungs or more) gets a table and a chart of its own, apart
+ * from what a user asks first: auto and the production paths against the
+ * references. */
 static int rungs_apart(const gemm_run *g)
 {
-	int rung = 0, other = 0;
+	int rungs = 0, other = 0;
 	for (int ci = 0; ci < g->nc; ci++) {
-		rung |= g->side[ci].rung;
+		rungs += g->side[ci].rung;
 		other |= !g->side[ci].rung;
 	}
-	return rung && other;
+	return rungs >= 3 && other;
 }
 
 static int in_table(const gemm_run *g, int ci, int which)
@@ -128,8 +131,10 @@ static void put_header(const gemm_run *g, bench_report *r, FILE *f)
 			           "same code as the installed library's", sd->ref.kernel);
 		fputc('\n', f);
 	}
-	if (!any)
-		fprintf(f, "- References: none (install libopenblas-dev and libblis-dev, and name them in --algos)\n");
+	if (!any && g->refs_wanted)
+		fprintf(f, "- References: none found (install libopenblas-dev and libblis-dev)\n");
+	else if (!any)
+		fprintf(f, "- References: none in this run (--algos refs, openblas, blis, ... adds them)\n");
 	fprintf(f, "- Results checked against the product computed in long double (%s): "
 	           "||C - Cref||_F / (||A||_F ||B||_F) <= %g (k + 2) u, and all of C against the first result "
 	           "that passed\n", g->sampled ? "64 sampled rows where m*n*k > 2^31, else every row" : "every row",

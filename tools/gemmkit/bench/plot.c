@@ -92,10 +92,19 @@ static int write_script(const char *path, const char *base, const bench_chart *c
 	bench_gp_string(f, ch->ylabel);
 	fputc('\n', f);
 	if (ch->peak > 0) {
-		/* The right axis: the same scale as a percentage of the peak. */
-		fprintf(f, "set y2label \"%% of the %.4g %s peak\"\nset y2tics\nset ytics nomirror\n"
-		           "set link y2 via y * 100 / %.17g inverse y * %.17g / 100\n", ch->peak, ch->ylabel,
-		        ch->peak, ch->peak);
+		/* The right axis: the same scale as a percentage of the peak, with
+		 * round steps (5, 10, 20, 25 or 50 %) for about 6 to 10 tics. */
+		double top = 0;
+		for (size_t i = 0; i < (size_t)nseries * (size_t)npoints; i++)
+			if (isfinite(y[i]) && y[i] > top)
+				top = y[i];
+		static const double steps[] = {5, 10, 20, 25, 50, 100, 200, 500};
+		double pct = 100 * top / ch->peak, step = steps[0];
+		for (size_t i = 0; i < sizeof steps / sizeof steps[0] && pct / step > 10; i++)
+			step = steps[i];
+		fprintf(f, "set y2label \"%% of the %.4g %s peak\"\nset y2tics 0, %g format \"%%g%%%%\"\n"
+		           "set ytics nomirror\nset link y2 via y * 100 / %.17g inverse y * %.17g / 100\n",
+		        ch->peak, ch->ylabel, step, ch->peak, ch->peak);
 	}
 	fprintf(f, "set datafile separator \"\\t\"\nset datafile missing \"?\"\n");
 	fprintf(f, "set grid\nset key outside right top\nset yrange [0:*]\n");
@@ -111,9 +120,10 @@ static int write_script(const char *path, const char *base, const bench_chart *c
 		if (!has_points(y + (size_t)s * (size_t)npoints, npoints))
 			continue;
 		/* Columns: 1 x, 2 label, then one per series. */
-		fprintf(f, "%s\n  \"%s.dat\" using 1:%d%s with linespoints lw 2 lc rgb \"%s\" pt %d dt %d title ",
-		        first ? " \\" : ", \\", base, s + 3, log2x ? "" : ":xtic(2)", colours[s % N_COLOURS],
-		        s % 13 + 1, dashed[s] ? 2 : 1);
+		/* gemmkit auto, what a plain call gets, drawn thickest. */
+		fprintf(f, "%s\n  \"%s.dat\" using 1:%d%s with linespoints lw %d lc rgb \"%s\" pt %d dt %d title ",
+		        first ? " \\" : ", \\", base, s + 3, log2x ? "" : ":xtic(2)",
+		        !strcmp(names[s], "gemmkit auto") ? 4 : 2, colours[s % N_COLOURS], s % 13 + 1, dashed[s] ? 2 : 1);
 		bench_gp_string(f, names[s]);
 		first = 0;
 	}
