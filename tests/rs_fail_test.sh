@@ -131,7 +131,7 @@ head -c $((3 << 20)) /dev/urandom >"$W/in3m"
 # allocated after the temporaries exist, so their removal is what is tested.
 LIMIT_KB=$((1 << 20))
 truncate -s 1G "$W/sparse1g"
-if ! (ulimit -v $LIMIT_KB && "$GK" rs encode -q -k 2 -m 1 -o "$W/probe" "$W/in3m") 2>/dev/null; then
+if ! { (ulimit -v $LIMIT_KB && "$GK" rs encode -q -k 2 -m 1 -o "$W/probe" "$W/in3m"); } 2>/dev/null; then
 	skip "out of memory: gemmkit does not run under ulimit -v $LIMIT_KB (a sanitizer build?)"
 else
 	d="$W/oom"
