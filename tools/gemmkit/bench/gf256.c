@@ -367,8 +367,10 @@ int bench_run_gf256(const bench_opts *o)
 							x.op = op;
 							bench_cell cell;
 							memset(&cell, 0, sizeof cell);
-							snprintf(cell.label, sizeof cell.label, "%s %d+%d %lld B t=%d",
-							         op == GF_ENCODE ? "encode" : "decode", k, m, (long long)x.size, x.threads);
+							char sz[32];
+							gf_size_label(x.size, sz, sizeof sz);
+							snprintf(cell.label, sizeof cell.label, "%s %d+%d %s t=%d",
+							         op == GF_ENCODE ? "encode" : "decode", k, m, sz, x.threads);
 							cell.series = op;
 							cell.work = (double)k * (double)x.size;
 							cell.threads = x.threads;

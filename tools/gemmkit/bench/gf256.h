@@ -36,6 +36,9 @@ typedef struct gf_run {
 	int nrows;
 } gf_run;
 
+/* "64 KiB", "1 MiB", "1000 B" (gf256_report.c). */
+void gf_size_label(int64_t s, char *buf, size_t n);
+
 /* The table, results.csv, meta.txt and gf256.png of a finished run. */
 void gf256_report(gf_run *g, bench_report *r);
 

@@ -10,7 +10,7 @@
 
 static const char *const op_name[2] = {"encode", "decode"};
 
-static void size_label(int64_t s, char *buf, size_t n)
+void gf_size_label(int64_t s, char *buf, size_t n)
 {
 	if (s % (1 << 20) == 0)
 		snprintf(buf, n, "%lld MiB", (long long)(s >> 20));
@@ -98,7 +98,7 @@ static void plot(const gf_run *g, bench_report *rep)
 			if (r->op != op)
 				continue;
 			char sz[32];
-			size_label(r->size, sz, sizeof sz);
+			gf_size_label(r->size, sz, sizeof sz);
 			for (char *p = sz; *p; p++)
 				if (*p == ' ')
 					*p = '_';
@@ -154,7 +154,7 @@ void gf256_report(gf_run *g, bench_report *rep)
 	for (int i = 0; i < g->nrows; i++) {
 		const gf_row *r = &g->rows[i];
 		char sz[32], a[32], b[32], ratio[64];
-		size_label(r->size, sz, sizeof sz);
+		gf_size_label(r->size, sz, sizeof sz);
 		fmt_side(&r->r[GF_OURS], a, sizeof a);
 		fmt_side(&r->r[GF_ISAL], b, sizeof b);
 		if (r->r[GF_OURS].status == BENCH_OK && r->r[GF_ISAL].status == BENCH_OK)
