@@ -1,8 +1,8 @@
 /*
  * sgemm_cfg_m.cu - the tuned SGEMM kernel (sgemm_kernel.cuh) instantiated
- * for configuration cfg_m of sgemm_table.cuh, its four load paths (A and B
- * each 16-byte or 4-byte); one file per configuration so that they compile
- * in parallel.
+ * for configuration cfg_m of sgemm_table.cuh, three load paths (A and B
+ * each 16-byte or 4-byte, not both 4-byte: that case goes to cfg_l); one file
+ * per configuration so that they compile in parallel.
  */
 #include "sgemm_table.cuh"
 

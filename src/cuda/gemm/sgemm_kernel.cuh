@@ -34,10 +34,14 @@
  *     into the k-major layout; chunks that cross the edge of the matrix copy
  *     only their valid bytes and zero-fill the rest (src-size < 16).
  *   SCALAR (false): any strides (in practice the K-contiguous operand, or an
- *     unaligned one): 4-byte cp.async.ca, one element each, transposed on
+ *     unaligned one, when the launcher does not copy it into the VEC
+ *     layout first): 4-byte cp.async.ca, one element each, transposed on
  *     the fly into the k-major layout. Consecutive threads walk the
  *     operand's contiguous direction (k_fast says which), so a warp reads
- *     full 32-byte sectors.
+ *     full 32-byte sectors. Interior tiles skip the per-element predicates
+ *     when the other operand is VEC; a configuration whose both-SCALAR
+ *     variant would spill registers does not build it (BOTH_SCALAR) and the
+ *     launcher uses another configuration for that case.
  * Out-of-range elements (edges of M, N, K) are zero-filled with src-size 0;
  * no element outside the matrices is read.
  *
@@ -104,12 +108,12 @@ __device__ __forceinline__ void cp_async_wait()
  * "mn" is the index along M or N, "kk" along K. rs_mn / rs_k: the strides
  * of the operand in those directions.
  */
-template <int NT, int BK, int ROWLEN, bool VEC>
+template <int NT, int BK, int ROWLEN, bool VEC, bool FAST>
 struct loader;
 
 /* 16-byte chunks along the contiguous direction (rs_mn == 1). */
-template <int NT, int BK, int ROWLEN>
-struct loader<NT, BK, ROWLEN, true> {
+template <int NT, int BK, int ROWLEN, bool FAST>
+struct loader<NT, BK, ROWLEN, true, FAST> {
 	static constexpr int CPR = ROWLEN / 4;            /* chunks per row */
 	static constexpr int SLOTS = BK * CPR / NT;       /* chunks per thread */
 	static constexpr int KSTEP = NT / CPR;            /* rows between slots */
@@ -144,22 +148,26 @@ struct loader<NT, BK, ROWLEN, true> {
 	__device__ __forceinline__ void load(uint32_t stage, int64_t kt, int64_t kend) const
 	{
 		const float *gp = g + (kt / BK) * tile_step;
+		const int kl = (int)min((int64_t)BK, kend - kt); /* valid rows of K */
 #pragma unroll
 		for (int s = 0; s < SLOTS; ++s) {
-			int64_t kk = kt + k_first + s * KSTEP;
-			int nb = kk < kend ? bytes : 0;
-			const float *src = nb ? gp + s * slot_step : base;
-			cp_async16(stage + s_off + (uint32_t)(s * KSTEP * (ROWLEN + 4) * 4), src, nb);
+			int nb = k_first + s * KSTEP < kl ? bytes : 0;
+			cp_async16(stage + s_off + (uint32_t)(s * KSTEP * (ROWLEN + 4) * 4), nb ? gp : base, nb);
+			gp += slot_step;
 		}
 	}
 };
 
-/* One element per copy, any strides: transposes into the k-major stage. */
-template <int NT, int BK, int ROWLEN>
-struct loader<NT, BK, ROWLEN, false> {
+/* One element per copy, any strides: transposes into the k-major stage.
+ * FAST adds an unpredicated copy of interior tiles (used when the other
+ * operand takes the 16-byte path; with both on this path the registers
+ * would not hold it without spilling). */
+template <int NT, int BK, int ROWLEN, bool FAST>
+struct loader<NT, BK, ROWLEN, false, FAST> {
 	static constexpr int SLOTS = BK * ROWLEN / NT;
 	static_assert(NT % BK == 0 && NT % ROWLEN == 0 && (BK * ROWLEN) % NT == 0, "scalar loader shape");
 	static_assert(SLOTS <= 32, "one bit per slot in mn_ok");
+	static constexpr uint32_t ALL = SLOTS == 32 ? 0xffffffffu : (1u << SLOTS) - 1;
 
 	const float *g;
 	int64_t slot_step, tile_step;
@@ -200,15 +208,24 @@ struct loader<NT, BK, ROWLEN, false> {
 	__device__ __forceinline__ void load(uint32_t stage, int64_t kt, int64_t kend) const
 	{
 		const float *gp = g + (kt / BK) * tile_step;
+		if (FAST && mn_ok == ALL && kt + BK <= kend) {
+			/* Interior tile: no predicate. */
 #pragma unroll
-		for (int s = 0; s < SLOTS; ++s) {
-			int64_t kk = kt + k_first + s * k_step;
-			bool ok = ((mn_ok >> s) & 1u) && kk < kend;
-			const float *src = ok ? gp + s * slot_step : base;
-			cp_async4(stage + s_off + s * s_slot, src, ok ? 4 : 0);
+			for (int s = 0; s < SLOTS; ++s) {
+				cp_async4(stage + s_off + s * s_slot, gp, 4);
+				gp += slot_step;
+			}
+		} else {
+			const int kl = (int)min((int64_t)BK, kend - kt); /* valid rows of K */
+#pragma unroll
+			for (int s = 0; s < SLOTS; ++s) {
+				bool ok = ((mn_ok >> s) & 1u) && k_first + s * k_step < kl;
+				cp_async4(stage + s_off + s * s_slot, ok ? gp : base, ok ? 4 : 0);
+				gp += slot_step;
+			}
 		}
 	}
-};
+};;
 
 /* Tile configuration. */
 template <int BM_, int BN_, int BK_, int WARPS_M_, int WARPS_N_, int LM_, int STAGES_, int MINB_>
@@ -223,12 +240,25 @@ struct cfg {
 	static constexpr int A_PITCH = BM + 4, B_PITCH = BN + 4;
 	static constexpr int STAGE_FLOATS = BK * (A_PITCH + B_PITCH);
 	static constexpr int SMEM_BYTES = STAGES * STAGE_FLOATS * 4;
+	/* Whether the variant with both operands on the 4-byte path exists:
+	 * with deep K tiles or the register cap of 3 or more blocks per SM it
+	 * would spill, and the table sends that case to another configuration. */
+	/* Blocks per SM that the launch bounds promise: MINB, or fewer where
+	 * the shared memory of an SM holds fewer (sm_80: 164 KB; sm_90: 227 KB),
+	 * so that registers are not capped for blocks that could never fit. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+	static constexpr int SMEM_PER_SM = 164 * 1024;
+#else
+	static constexpr int SMEM_PER_SM = 227 * 1024;
+#endif
+	static constexpr int MINB_FIT = SMEM_PER_SM / SMEM_BYTES < MINB ? SMEM_PER_SM / SMEM_BYTES : MINB;
+	static constexpr bool BOTH_SCALAR = (BK <= 8 && MINB <= 2) || NT <= 64;
 	static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tile in runs of 4");
 	static_assert(LM <= 8 && LN <= 8, "at most 8 distinct 16-byte words per LDS.128");
 };
 
 template <class C, bool AVEC, bool BVEC>
-__global__ void __launch_bounds__(C::NT, C::MINB) sgemm_kernel(const params p)
+__global__ void __launch_bounds__(C::NT, C::MINB_FIT) sgemm_kernel(const params p)
 {
 	constexpr int BM = C::BM, BN = C::BN, BK = C::BK, NT = C::NT;
 	constexpr int TM = C::TM, TN = C::TN, LM = C::LM, LN = C::LN;
@@ -257,8 +287,8 @@ __global__ void __launch_bounds__(C::NT, C::MINB) sgemm_kernel(const params p)
 		const int64_t m0 = (first + in % gsize) * BM;
 		const int64_t n0 = (in / gsize) * BN;
 
-		loader<NT, BK, BM, AVEC> la;
-		loader<NT, BK, BN, BVEC> lb;
+		loader<NT, BK, BM, AVEC, BVEC> la;
+		loader<NT, BK, BN, BVEC, AVEC> lb;
 		if constexpr (AVEC)
 			la.init(p.a, p.cs_a, m0, p.m, k0, tid, 0);
 		else
@@ -383,8 +413,15 @@ gk_status launch(params p, bool avec, bool bvec, unsigned splits, cudaStream_t s
 	p.tiles = p.tiles_m * p.tiles_n;
 	const int64_t max_x = 0x7fffffff;
 	dim3 grid((unsigned)(p.tiles < max_x ? p.tiles : max_x), 1, splits);
-	void (*kern)(const params) = avec ? (bvec ? sgemm_kernel<C, true, true> : sgemm_kernel<C, true, false>)
-	                                  : (bvec ? sgemm_kernel<C, false, true> : sgemm_kernel<C, false, false>);
+	void (*kern)(const params) = NULL;
+	if (avec)
+		kern = bvec ? sgemm_kernel<C, true, true> : sgemm_kernel<C, true, false>;
+	else if (bvec)
+		kern = sgemm_kernel<C, false, true>;
+	else if constexpr (C::BOTH_SCALAR)
+		kern = sgemm_kernel<C, false, false>;
+	else
+		return gk_set_error(GK_ERR_INTERNAL, "%s: no kernel for two 4-byte operands in this tile", fn);
 	if (C::SMEM_BYTES > 48 * 1024)
 		GK_CUDA_TRY(fn, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES));
 	kern<<<grid, C::NT, C::SMEM_BYTES, stream>>>(p);

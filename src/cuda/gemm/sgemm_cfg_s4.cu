@@ -1,0 +1,12 @@
+/*
+ * sgemm_cfg_s4.cu - the tuned SGEMM kernel (sgemm_kernel.cuh) instantiated
+ * for configuration cfg_s4 of sgemm_table.cuh, three load paths (A and B
+ * each 16-byte or 4-byte, not both 4-byte: that case goes to cfg_s); one file
+ * per configuration so that they compile in parallel.
+ */
+#include "sgemm_table.cuh"
+
+gk_status gk_sg::run_s4(const params &p, bool avec, bool bvec, unsigned splits, cudaStream_t stream)
+{
+	return launch<cfg_s4>(p, avec, bvec, splits, stream);
+}
