@@ -33,7 +33,8 @@
  * workspace taken with cudaMallocAsync on the stream (alpha = 1, beta = 0),
  * and sgemm_splitk.cu sums the blocks in split order and applies alpha and
  * beta, then the workspace is freed with cudaFreeAsync: deterministic, no
- * atomics, no device-wide synchronization.
+ * atomics, no device-wide synchronization. If the workspace cannot be had,
+ * the product runs without split-K.
  */
 #include <math.h>
 #include <stdint.h>
@@ -268,7 +269,15 @@ static gk_status run_product(const gk_cuda_sgemm_args *a, params &p, const cfg_i
 {
 	static const char *fn = "gk_cuda_sgemm_tuned";
 	const int64_t m = a->m, n = a->n, k = a->k;
-	if (ch.splits <= 1) {
+	float *ws = NULL;
+	if (ch.splits > 1) {
+		const size_t ws_bytes = (size_t)ch.splits * (size_t)m * (size_t)n * sizeof(float);
+		if (cudaMallocAsync((void **)&ws, ws_bytes, stream) != cudaSuccess) {
+			ws = NULL;
+			(void)cudaGetLastError(); /* no workspace: the product without split-K */
+		}
+	}
+	if (!ws) {
 		p.c = a->c; p.rs_c = a->rs_c;
 		p.split_stride = 0;
 		p.k_split = k;
@@ -277,9 +286,6 @@ static gk_status run_product(const gk_cuda_sgemm_args *a, params &p, const cfg_i
 		return c.run(p, avec, bvec, 1, stream);
 	}
 
-	float *ws = NULL;
-	const size_t ws_bytes = (size_t)ch.splits * (size_t)m * (size_t)n * sizeof(float);
-	GK_CUDA_TRY(fn, cudaMallocAsync((void **)&ws, ws_bytes, stream));
 	p.c = ws; p.rs_c = n;
 	p.split_stride = m * n;
 	p.k_split = ch.k_split;
