@@ -42,10 +42,17 @@ static int fake_run(bench_contender *c, void *cell)
 	return 0;
 }
 
+/* The order in which batches start, one letter per contender (its id). */
+static char order[64];
+static size_t norder;
+
 static void fake_start(bench_contender *c, void *cell)
 {
 	(void)cell;
 	((fake *)c->self)->batch_calls = 0;
+	if (norder + 1 < sizeof order)
+		order[norder++] = c->id[0];
+	order[norder] = '\0';
 }
 
 /* The whole batch: calls x the scripted time per call. */
@@ -245,6 +252,30 @@ static void test_verification_failure(void)
 	TU_CHECK(fw.released == 1 && fr.released == 1, "failed contenders are released too");
 }
 
+/* One thread: the checked runs, then rounds that each run every contender
+ * once, starting with the next one in turn. Several: each in a row, after
+ * one untimed call. */
+static void test_interleaving(void)
+{
+	static const double t[] = {0.001};
+	fake f[3] = {{.times = t, .ntimes = 1, .scale = 1}, {.times = t, .ntimes = 1, .scale = 1},
+	             {.times = t, .ntimes = 1, .scale = 1}};
+	bench_contender cs[3];
+	init_contender(&cs[0], "a", &f[0]);
+	init_contender(&cs[1], "b", &f[1]);
+	init_contender(&cs[2], "c", &f[2]);
+	bench_engine e = quiet_engine(100, 3);
+	bench_result res[3];
+	bench_cell one = make_cell(1e6, 1);
+	norder = 0;
+	bench_run_cell(&e, cs, 3, &one, res);
+	TU_CHECK(strcmp(order, "abc" "abc" "bca" "cab") == 0, "1 thread: batches in the order %s", order);
+	bench_cell two = make_cell(1e6, 2);
+	norder = 0;
+	bench_run_cell(&e, cs, 3, &two, res);
+	TU_CHECK(strcmp(order, "abc" "aaaa" "bbbb" "cccc") == 0, "2 threads: batches in the order %s", order);
+}
+
 /* The ratio column: ours over the fastest reference. */
 static void test_ratio(void)
 {
@@ -273,6 +304,7 @@ int main(void)
 	test_median();
 	test_cap();
 	test_verification_failure();
+	test_interleaving();
 	test_ratio();
 	return tu_finish("test_bench_engine");
 }
