@@ -8,10 +8,16 @@
  *
  * c * x = tbl_lo[x & 15] ^ tbl_hi[x >> 4]: VPSHUFB looks up 32 nibbles at
  * once in a 16-byte table broadcast to both 128-bit lanes. One pass over the
- * 32-byte column of every input updates all R output rows, which stay in
- * registers (R <= 6 accumulators + 2 nibble vectors + mask + 2 tables fit
- * the 16 YMM registers). The last len % 32 bytes go through a zero-padded
- * copy on the stack, so nothing outside [off, off + len) is touched.
+ * columns of every input updates all R output rows, which stay in
+ * registers. Up to 4 rows, each iteration takes two 32-byte vectors of every
+ * input, so each pair of broadcast tables serves 64 bytes: 8 accumulators,
+ * 4 nibble vectors, the mask, 2 tables and 1 product fill the 16 YMM
+ * registers exactly (the empty asm statements keep GCC from reordering the
+ * XORs into a form that needs a 17th and spills an accumulator). 5 and 6
+ * rows take one vector per iteration. Per product and 32 bytes: 2 VPSHUFB
+ * (the bound: two shuffle ports on recent cores), 2 VPXOR, 1 table load (2
+ * for 5-6 rows). The last len % 32 bytes go through a zero-padded copy on
+ * the stack, so nothing outside [off, off + len) is touched.
  */
 #include <immintrin.h>
 #include <string.h>
@@ -19,6 +25,16 @@
 #include "kernels_avx2.h"
 
 #define VEC 32
+
+/* Keeps v in a register at this point of the program: a scheduling fence
+ * for the compiler only, no instruction. */
+#define GK_PIN(v) __asm__("" : "+x"(v))
+
+static inline __attribute__((always_inline)) __m256i
+bcast_table(const uint8_t *p)
+{
+	return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p));
+}
 
 /* s[r] ^= c(r, j) * x for every row r; t is c(0, j)'s table, rows are
  * tstride bytes apart. */
@@ -30,9 +46,8 @@ mad_vec(int rows, __m256i x, const uint8_t *t, int64_t tstride, __m256i *s)
 	const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), mask);
 	for (int r = 0; r < rows; r++) {
 		const uint8_t *tr = t + r * tstride;
-		const __m256i tlo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)tr));
-		const __m256i thi =
-			_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(tr + 16)));
+		const __m256i tlo = bcast_table(tr);
+		const __m256i thi = bcast_table(tr + 16);
 		s[r] = _mm256_xor_si256(s[r], _mm256_xor_si256(_mm256_shuffle_epi8(tlo, lo),
 		                                               _mm256_shuffle_epi8(thi, hi)));
 	}
@@ -43,9 +58,47 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
          const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
 {
 	const int64_t tstride = k * GK_GF256_TBL_BYTES;
+	const __m256i mask = _mm256_set1_epi8(0x0f);
 	__m256i s[GK_GF256_MAX_ROWS];
 	int64_t i = off;
 	const int64_t end = off + len;
+	if (rows <= 4) {
+		for (; i + 2 * VEC <= end; i += 2 * VEC) {
+			__m256i s0[4], s1[4];
+			for (int r = 0; r < rows; r++) {
+				s0[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i))
+				            : _mm256_setzero_si256();
+				s1[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i + VEC))
+				            : _mm256_setzero_si256();
+			}
+			const uint8_t *t = coef;
+			for (int64_t j = 0; j < k; j++, t += GK_GF256_TBL_BYTES) {
+				const uint8_t *p = src[j] + i;
+				const __m256i x0 = _mm256_loadu_si256((const __m256i *)p);
+				const __m256i x1 = _mm256_loadu_si256((const __m256i *)(p + VEC));
+				const __m256i lo0 = _mm256_and_si256(x0, mask);
+				const __m256i hi0 = _mm256_and_si256(_mm256_srli_epi16(x0, 4), mask);
+				const __m256i lo1 = _mm256_and_si256(x1, mask);
+				const __m256i hi1 = _mm256_and_si256(_mm256_srli_epi16(x1, 4), mask);
+				for (int r = 0; r < rows; r++) {
+					const __m256i tlo = bcast_table(t + r * tstride);
+					const __m256i thi = bcast_table(t + r * tstride + 16);
+					s0[r] = _mm256_xor_si256(s0[r], _mm256_shuffle_epi8(tlo, lo0));
+					GK_PIN(s0[r]);
+					s0[r] = _mm256_xor_si256(s0[r], _mm256_shuffle_epi8(thi, hi0));
+					GK_PIN(s0[r]);
+					s1[r] = _mm256_xor_si256(s1[r], _mm256_shuffle_epi8(tlo, lo1));
+					GK_PIN(s1[r]);
+					s1[r] = _mm256_xor_si256(s1[r], _mm256_shuffle_epi8(thi, hi1));
+					GK_PIN(s1[r]);
+				}
+			}
+			for (int r = 0; r < rows; r++) {
+				_mm256_storeu_si256((__m256i *)(dst[r] + i), s0[r]);
+				_mm256_storeu_si256((__m256i *)(dst[r] + i + VEC), s1[r]);
+			}
+		}
+	}
 	for (; i + VEC <= end; i += VEC) {
 		for (int r = 0; r < rows; r++)
 			s[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i))
