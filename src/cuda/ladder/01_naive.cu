@@ -26,7 +26,8 @@
  *                          rows: seed 000's kernel with its swapped indices
  *   cuda.s00_plain_xy      float,  32 x 32, rows on lanes, blockIdx.x on rows:
  *                          the same kernel with the indices seed 000 first
- *                          wrote, about ten times slower (the quirk)
+ *                          wrote, ten times slower in seed 000's
+ *                          measurement (the quirk)
  *   cuda.s01_global_b8/16/32  double, 8 x 8, 16 x 16, 32 x 32 threads,
  *                          columns on lanes (seed 001, global memory)
  *
