@@ -184,14 +184,18 @@ typedef struct gk_kernels {
 	gk_gf256_dot_fn gf_dot[GK_GF256_MAX_ROWS + 1];
 	gk_gf256_dot_fn gf_dot_affine[GK_GF256_MAX_ROWS + 1];
 	uint64_t gf_affine_requires;
+	const char *gf_affine_name; /* "avx2+gfni", "avx512+gfni"; NULL without */
 } gk_kernels;
 
 /* The tables, in src/cpu/<isa>/table_<isa>.c. */
 void gk_kernels_init_generic(gk_kernels *t);
 void gk_kernels_init_avx2(gk_kernels *t);
 void gk_kernels_init_avx512(gk_kernels *t);
-/* Puts the GFNI GF(2^8) kernels in a table (src/cpu/gfni/table_gfni.c). */
+/* Put the GFNI GF(2^8) kernels in a table: 64-byte vectors with AVX-512
+ * (src/cpu/gfni/table_gfni.c), 32-byte vectors with AVX2 only
+ * (src/cpu/gfni_avx2/table_gfni_avx2.c). */
 void gk_kernels_add_gfni(gk_kernels *t);
+void gk_kernels_add_gfni_avx2(gk_kernels *t);
 
 /* The table in use (chosen once; GK_ARCH overrides), and one by name (NULL
  * when unknown or not supported by this CPU), for tests and comparisons. */

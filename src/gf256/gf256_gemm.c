@@ -65,10 +65,7 @@ const char *gk_gf256_kernel_name(void)
 	const gk_kernels *kern = gk_kernels_active();
 	int affine;
 	gk_gf256_select(kern, &affine);
-	if (!affine)
-		return kern->name;
-	/* Only the AVX-512 set carries GFNI kernels. */
-	return "avx512+gfni";
+	return affine && kern->gf_affine_name != NULL ? kern->gf_affine_name : kern->name;
 }
 
 /* Inputs per kernel call: k, or groups of about GK_GF256_GROUP when k is

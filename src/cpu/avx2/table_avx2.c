@@ -49,4 +49,5 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	t->regtile_3x16_f64 = check_regtile_3x16;
 	for (int r = 0; r <= GK_GF256_MAX_ROWS; r++)
 		t->gf_dot[r] = check_gf_dot[r];
+	gk_kernels_add_gfni_avx2(t);
 }

@@ -56,6 +56,7 @@ void gk_kernels_init_generic(gk_kernels *t)
 	for (int r = 0; r <= GK_GF256_MAX_ROWS; r++)
 		t->gf_dot_affine[r] = 0;
 	t->gf_affine_requires = 0;
+	t->gf_affine_name = 0;
 	t->gemm_pf_f32 = 0;
 	t->gemm_pf_f64 = 0;
 }

@@ -18,4 +18,5 @@ void gk_kernels_add_gfni(gk_kernels *t)
 	for (int r = 0; r <= GK_GF256_MAX_ROWS; r++)
 		t->gf_dot_affine[r] = check_gf_dot[r];
 	t->gf_affine_requires = GK_CPU_GFNI;
+	t->gf_affine_name = "avx512+gfni";
 }

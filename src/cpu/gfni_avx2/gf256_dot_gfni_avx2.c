@@ -1,0 +1,162 @@
+/*
+ * gf256_dot_gfni_avx2.c - GF(2^8) dot products with GFNI on 32-byte vectors.
+ *
+ *   void gk_gf256_dot<R>_gfni_avx2(len, k, coef, src, dst, off, acc), R = 1..6
+ *
+ * Contract: kernel_api.h (gk_gf256_dot_fn), with 8-byte affine matrices as
+ * coefficients (GK_GF256_AFFINE_BYTES), not the 32-byte tables. Any length
+ * and alignment. Needs GFNI and AVX2, no AVX-512: for the CPUs that have
+ * GFNI on 256-bit vectors only (Intel Alder Lake and later clients, the
+ * Tremont and Gracemont cores).
+ *
+ * GF2P8MULB multiplies modulo the AES polynomial 0x11B, not our 0x11D, so it
+ * cannot be used; "times c" is linear over GF(2), and the VEX form of
+ * VGF2P8AFFINEQB applies its 8x8 bit matrix to 32 bytes at once, whatever
+ * the polynomial. Per product and 32 bytes: one VGF2P8AFFINEQB and one
+ * VPXOR, against two VPSHUFB, two VPXOR and the nibble split of the table
+ * kernels. Each iteration takes two 32-byte vectors of every input, so each
+ * broadcast matrix serves 64 bytes: 2 x 6 accumulators, the two input
+ * vectors, the matrix and one product fill the 16 YMM registers. The last
+ * len % 32 bytes go through a zero-padded copy on the stack, so nothing
+ * outside [off, off + len) is touched.
+ */
+#include <immintrin.h>
+#include <string.h>
+#include "kernel_api.h"
+#include "kernels_gfni_avx2.h"
+
+#define VEC 32
+
+/* Keeps v in a register at this point of the program: a scheduling fence
+ * for the compiler only, no instruction. */
+#define GK_PIN(v) __asm__("" : "+x"(v))
+
+static inline __attribute__((always_inline)) __m256i load_matrix(const uint8_t *p)
+{
+	uint64_t q;
+	memcpy(&q, p, sizeof q);
+	return _mm256_set1_epi64x((long long)q);
+}
+
+static inline __attribute__((always_inline)) __m256i mul(__m256i x, __m256i a)
+{
+	return _mm256_gf2p8affine_epi64_epi8(x, a, 0);
+}
+
+/* s[r] ^= c(r, j) * x for every row r; c points at c(0, j), rows are
+ * mstride bytes apart. */
+static inline __attribute__((always_inline)) void
+mad_vec(int rows, __m256i x, const uint8_t *c, int64_t mstride, __m256i *s)
+{
+	for (int r = 0; r < rows; r++)
+		s[r] = _mm256_xor_si256(s[r], mul(x, load_matrix(c + r * mstride)));
+}
+
+static inline __attribute__((always_inline)) void
+dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
+         const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
+{
+	const int64_t mstride = k * GK_GF256_AFFINE_BYTES;
+	__m256i s[GK_GF256_MAX_ROWS];
+	int64_t i = off;
+	const int64_t end = off + len;
+	for (; i + 2 * VEC <= end; i += 2 * VEC) {
+		__m256i s0[GK_GF256_MAX_ROWS], s1[GK_GF256_MAX_ROWS];
+		for (int r = 0; r < rows; r++) {
+			s0[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i))
+			            : _mm256_setzero_si256();
+			s1[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i + VEC))
+			            : _mm256_setzero_si256();
+		}
+		const uint8_t *c = coef;
+		for (int64_t j = 0; j < k; j++, c += GK_GF256_AFFINE_BYTES) {
+			const uint8_t *p = src[j] + i;
+			const __m256i x0 = _mm256_loadu_si256((const __m256i *)p);
+			const __m256i x1 = _mm256_loadu_si256((const __m256i *)(p + VEC));
+			for (int r = 0; r < rows; r++) {
+				__m256i m = load_matrix(c + r * mstride);
+				GK_PIN(m);
+				s0[r] = _mm256_xor_si256(s0[r], mul(x0, m));
+				GK_PIN(s0[r]);
+				s1[r] = _mm256_xor_si256(s1[r], mul(x1, m));
+				GK_PIN(s1[r]);
+			}
+		}
+		for (int r = 0; r < rows; r++) {
+			_mm256_storeu_si256((__m256i *)(dst[r] + i), s0[r]);
+			_mm256_storeu_si256((__m256i *)(dst[r] + i + VEC), s1[r]);
+		}
+	}
+	for (; i + VEC <= end; i += VEC) {
+		for (int r = 0; r < rows; r++)
+			s[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i))
+			            : _mm256_setzero_si256();
+		for (int64_t j = 0; j < k; j++)
+			mad_vec(rows, _mm256_loadu_si256((const __m256i *)(src[j] + i)),
+			        coef + j * GK_GF256_AFFINE_BYTES, mstride, s);
+		for (int r = 0; r < rows; r++)
+			_mm256_storeu_si256((__m256i *)(dst[r] + i), s[r]);
+	}
+	if (i == end)
+		return;
+	const size_t n = (size_t)(end - i);
+	uint8_t pad[VEC] __attribute__((aligned(VEC)));
+	for (int r = 0; r < rows; r++) {
+		memset(pad, 0, sizeof pad);
+		if (acc)
+			memcpy(pad, dst[r] + i, n);
+		s[r] = _mm256_load_si256((const __m256i *)pad);
+	}
+	for (int64_t j = 0; j < k; j++) {
+		memset(pad, 0, sizeof pad);
+		memcpy(pad, src[j] + i, n);
+		mad_vec(rows, _mm256_load_si256((const __m256i *)pad),
+		        coef + j * GK_GF256_AFFINE_BYTES, mstride, s);
+	}
+	for (int r = 0; r < rows; r++) {
+		_mm256_store_si256((__m256i *)pad, s[r]);
+		memcpy(dst[r] + i, pad, n);
+	}
+}
+
+void gk_gf256_dot1_gfni_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                             const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                             int64_t off, int acc)
+{
+	dot_rows(1, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot2_gfni_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                             const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                             int64_t off, int acc)
+{
+	dot_rows(2, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot3_gfni_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                             const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                             int64_t off, int acc)
+{
+	dot_rows(3, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot4_gfni_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                             const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                             int64_t off, int acc)
+{
+	dot_rows(4, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot5_gfni_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                             const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                             int64_t off, int acc)
+{
+	dot_rows(5, len, k, coef, src, dst, off, acc);
+}
+
+void gk_gf256_dot6_gfni_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
+                             const uint8_t *const *restrict src, uint8_t *const *restrict dst,
+                             int64_t off, int acc)
+{
+	dot_rows(6, len, k, coef, src, dst, off, acc);
+}
