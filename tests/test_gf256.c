@@ -282,6 +282,12 @@ static void test_kernels(const flavor *fl, int nfl, tu_rng *rng)
 			check_call(f, rows, 1 + (int64_t)(tu_next(rng) % 10),
 			           65536 + (int64_t)(tu_next(rng) % 200), (int64_t)(tu_next(rng) % 64),
 			           rows & 1, rng);
+		/* rows long enough for the kernels' streaming paths (prefetching
+		 * AVX2 loops from 256 KiB on) */
+		for (int rows = 1; rows <= GK_GF256_MAX_ROWS; rows++)
+			check_call(f, rows, 1 + (int64_t)(tu_next(rng) % 6),
+			           (256 << 10) + (int64_t)(tu_next(rng) % 100),
+			           (int64_t)(tu_next(rng) % 64), (rows >> 1) & 1, rng);
 		printf("kernels %s: %s\n", f->name, tu_failed == before ? "ok" : "FAILED");
 	}
 }

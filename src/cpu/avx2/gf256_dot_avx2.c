@@ -16,8 +16,10 @@
  * XORs into a form that needs a 17th and spills an accumulator). 5 and 6
  * rows take one vector per iteration. Per product and 32 bytes: 2 VPSHUFB
  * (the bound: two shuffle ports on recent cores), 2 VPXOR, 1 table load (2
- * for 5-6 rows). The last len % 32 bytes go through a zero-padded copy on
- * the stack, so nothing outside [off, off + len) is touched.
+ * for 5-6 rows). Long rows also request each input a little ahead
+ * (PREFETCHT0: a hint, never a read that can fault). The last len % 32
+ * bytes go through a zero-padded copy on the stack, so nothing outside
+ * [off, off + len) is read or written.
  */
 #include <immintrin.h>
 #include <string.h>
@@ -25,6 +27,13 @@
 #include "kernels_avx2.h"
 
 #define VEC 32
+/* Rows at least GK_GF256_PF_MIN long stream from L3 or memory: there each
+ * input is also requested GK_GF256_PF_AHEAD bytes ahead of the 64 in work
+ * (10+4 and 12+4 on 1 MiB rows: 10-20% faster on a Zen 3 core). Shorter
+ * rows do without (the requests cost load slots, 64 KiB rows ran ~5%
+ * slower with them). */
+#define GK_GF256_PF_MIN (256 * 1024)
+#define GK_GF256_PF_AHEAD 512
 
 /* Keeps v in a register at this point of the program: a scheduling fence
  * for the compiler only, no instruction. */
@@ -54,7 +63,7 @@ mad_vec(int rows, __m256i x, const uint8_t *t, int64_t tstride, __m256i *s)
 }
 
 static inline __attribute__((always_inline)) void
-dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
+dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
          const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
 {
 	const int64_t tstride = k * GK_GF256_TBL_BYTES;
@@ -74,6 +83,8 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 			const uint8_t *t = coef;
 			for (int64_t j = 0; j < k; j++, t += GK_GF256_TBL_BYTES) {
 				const uint8_t *p = src[j] + i;
+				if (pf)
+					_mm_prefetch((const char *)(p + GK_GF256_PF_AHEAD), _MM_HINT_T0);
 				const __m256i x0 = _mm256_loadu_si256((const __m256i *)p);
 				const __m256i x1 = _mm256_loadu_si256((const __m256i *)(p + VEC));
 				const __m256i lo0 = _mm256_and_si256(x0, mask);
@@ -136,40 +147,52 @@ void gk_gf256_dot1_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	dot_rows(1, len, k, coef, src, dst, off, acc);
+	if (len >= GK_GF256_PF_MIN)
+		dot_rows(1, 1, len, k, coef, src, dst, off, acc);
+	else
+		dot_rows(1, 0, len, k, coef, src, dst, off, acc);
 }
 
 void gk_gf256_dot2_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	dot_rows(2, len, k, coef, src, dst, off, acc);
+	if (len >= GK_GF256_PF_MIN)
+		dot_rows(2, 1, len, k, coef, src, dst, off, acc);
+	else
+		dot_rows(2, 0, len, k, coef, src, dst, off, acc);
 }
 
 void gk_gf256_dot3_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	dot_rows(3, len, k, coef, src, dst, off, acc);
+	if (len >= GK_GF256_PF_MIN)
+		dot_rows(3, 1, len, k, coef, src, dst, off, acc);
+	else
+		dot_rows(3, 0, len, k, coef, src, dst, off, acc);
 }
 
 void gk_gf256_dot4_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	dot_rows(4, len, k, coef, src, dst, off, acc);
+	if (len >= GK_GF256_PF_MIN)
+		dot_rows(4, 1, len, k, coef, src, dst, off, acc);
+	else
+		dot_rows(4, 0, len, k, coef, src, dst, off, acc);
 }
 
 void gk_gf256_dot5_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	dot_rows(5, len, k, coef, src, dst, off, acc);
+	dot_rows(5, 0, len, k, coef, src, dst, off, acc);
 }
 
 void gk_gf256_dot6_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	dot_rows(6, len, k, coef, src, dst, off, acc);
+	dot_rows(6, 0, len, k, coef, src, dst, off, acc);
 }
