@@ -131,12 +131,20 @@ expect 0 "--dtype d" gemm 40 9 70 --dtype d --seed "$SEED" --repeat 3
 contains "$T/out" "float64" "--dtype d"
 contains "$T/out" "check:     PASS" "--dtype d"
 
-# Every available algorithm, both dtypes, with transposes, column-major and beta.
+# Every available algorithm, each dtype it handles (the dtypes column: "s",
+# "d" or "s,d"), with transposes, column-major and beta. An algorithm asked
+# for a dtype it does not handle is refused with status 2.
 expect 0 "info --algos" info --algos
 contains "$T/out" "cpu.plain" "info --algos"
-algos=$(awk 'NR > 1 && $5 == "yes" { print $1 }' "$T/out")
-for a in $algos; do
-	for dt in s d; do
+algos=$(awk 'NR > 1 && $5 == "yes" { print $1 ":" $3 }' "$T/out")
+for ad in $algos; do
+	a=${ad%%:*}
+	dts=$(echo "${ad#*:}" | tr ',' ' ')
+	case " $dts " in
+	*" s "*) ;;
+	*) expect 2 "$a refuses s" gemm 8 8 8 --algo "$a" --dtype s ;;
+	esac
+	for dt in $dts; do
 		expect 0 "$a $dt" gemm 31 19 23 --algo "$a" --dtype "$dt" --layout col --transa t \
 			--alpha -0.5 --beta 0.75 --seed "$SEED"
 		contains "$T/out" "check:     PASS" "$a $dt col t n beta"

@@ -224,10 +224,10 @@ static void test_algo(const gk_algo_info *ai, int small, tu_rng *rng)
 		for (int s = 0; s < nshapes; s++)
 			for (int r = 0; r < (small ? 1 : 3); r++) {
 				const uint64_t u = tu_next(rng);
-				const int abi = (int)(u >> 8) % 4;
+				const int abi = (int)((u >> 8) % 4);
 				runs++;
 				fails += !run_case(ai->name, ctx, dt, (u & 1) ? GK_COL_MAJOR : GK_ROW_MAJOR,
-				                   transes[(u >> 1) % 2], transes[(u >> 2) % 2], shapes[s].m,
+				                   transes[(u >> 1) % 3], transes[(u >> 2) % 3], shapes[s].m,
 				                   shapes[s].n, shapes[s].k, (int64_t)((u >> 4) % 5),
 				                   ab[abi][0], ab[abi][1], (int)((u >> 3) & 1), rng);
 			}

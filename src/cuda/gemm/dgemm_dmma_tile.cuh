@@ -87,6 +87,21 @@ __device__ __forceinline__ void cp_async8(uint32_t dst, const double *src, int b
 	             : "memory");
 }
 
+/* A 16-byte chunk of which `bytes` (0, 8 or 16) are valid: a chunk cut by
+ * the edge of the matrix is copied as one 8-byte element and a zero fill,
+ * so that nothing past its last element is read (a 16-byte source could
+ * reach past the end of the allocation). */
+__device__ __forceinline__ void cp_async16_edge(uint32_t dst, const double *src, const double *base,
+                                                int bytes)
+{
+	if (bytes == 16 || bytes == 0) {
+		cp_async16(dst, bytes ? src : base, bytes);
+	} else {
+		cp_async8(dst, src, 8);
+		cp_async8(dst + 8, base, 0);
+	}
+}
+
 __device__ __forceinline__ void cp_async_commit()
 {
 	asm volatile("cp.async.commit_group;\n" ::: "memory");
@@ -162,7 +177,7 @@ struct TileLoader {
 				for (int p = 0; p < 4; ++p) {
 					const int bytes = (xr + 32 * p < xlim) ? bytes_k : 0;
 					const double *src = g + (int64_t)(32 * p) * ld;
-					cp_async16(s0 + p * 32 * 8 * 16, bytes ? src : base, bytes);
+					cp_async16_edge(s0 + p * 32 * 8 * 16, src, base, bytes);
 				}
 			} else {
 				const int xr = tid >> 4, kk = tid & 15;
@@ -187,7 +202,7 @@ struct TileLoader {
 					const int bytes = (kb + kq < klim) ? bytes_x : 0;
 					const double *src = g + (int64_t)(4 * p) * ld;
 					const uint32_t d = s + (uint32_t)(kq * 64 + (xc ^ kx_swz<IS_A>(p))) * 16;
-					cp_async16(d, bytes ? src : base, bytes);
+					cp_async16_edge(d, src, base, bytes);
 				}
 			} else {
 				const int kr = tid >> 7, xx = tid & 127;

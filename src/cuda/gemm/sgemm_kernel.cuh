@@ -152,7 +152,17 @@ struct loader<NT, BK, ROWLEN, true, FAST> {
 #pragma unroll
 		for (int s = 0; s < SLOTS; ++s) {
 			int nb = k_first + s * KSTEP < kl ? bytes : 0;
-			cp_async16(stage + s_off + (uint32_t)(s * KSTEP * (ROWLEN + 4) * 4), nb ? gp : base, nb);
+			const uint32_t dst = stage + s_off + (uint32_t)(s * KSTEP * (ROWLEN + 4) * 4);
+			if (nb == 16 || nb == 0) {
+				cp_async16(dst, nb ? gp : base, nb);
+			} else {
+				/* A chunk cut by the edge of M or N: element by element, so
+				 * that nothing past the last element is read (a 16-byte
+				 * source could reach past the end of the allocation). */
+#pragma unroll
+				for (int e = 0; e < 4; ++e)
+					cp_async4(dst + 4u * (uint32_t)e, 4 * e < nb ? gp + e : base, 4 * e < nb ? 4 : 0);
+			}
 			gp += slot_step;
 		}
 	}

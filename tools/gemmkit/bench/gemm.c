@@ -116,6 +116,19 @@ static int ref_run(bench_contender *c, void *cell)
 const bench_ops gemm_ours_ops = {ours_prepare, ours_run, NULL, NULL, NULL, NULL};
 const bench_ops gemm_ref_ops = {NULL, ref_run, NULL, NULL, NULL, NULL};
 
+void gemm_cell_view_of(void *cell, gemm_cell_view *v)
+{
+	const gemm_cell *x = cell;
+	v->dt = x->dt;
+	v->m = x->s->m, v->n = x->s->n, v->k = x->s->k;
+	v->a = x->a, v->b = x->b, v->out = x->out;
+}
+
+gpu_side *gemm_gpu_state(bench_contender *c)
+{
+	return ((gemm_side *)c->self)->gpu;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The cell: inputs, reference, check                                        */
 /* ------------------------------------------------------------------------ */
@@ -309,7 +322,9 @@ static void use_threads(gemm_run *g, int ti)
 	const int t = g->o->threads[ti];
 	g->ti = ti;
 	for (int ci = 0; ci < g->nc; ci++) {
-		if (g->side[ci].kind == GEMM_REF)
+		if (g->side[ci].gpu != NULL)
+			; /* a GPU contender has no CPU threads */
+		else if (g->side[ci].kind == GEMM_REF)
 			bench_ref_set_threads(&g->side[ci].ref, t);
 		else
 			gk_context_set_threads(g->side[ci].ctx, t);
@@ -391,7 +406,10 @@ int bench_run_gemm(const bench_opts *o)
 	 * before this process has threads of its own), and after a pause in
 	 * which the threads they started fall asleep. */
 	bench_pause(BENCH_SETTLE_S);
-	measure_peaks(g, bench_peak_best_isa());
+	/* The CPU's peak, for the CPU contenders' "% of peak"; a run of GPU
+	 * contenders alone is measured against cuBLAS instead. */
+	if (g->ngpu < g->nc)
+		measure_peaks(g, bench_peak_best_isa());
 	for (int ti = 0; ti < o->nthreads; ti++) {
 		use_threads(g, ti);
 		for (int dt = 0; dt < 2; dt++)
@@ -406,9 +424,11 @@ int bench_run_gemm(const bench_opts *o)
 		rc = 1;
 	}
 done:
-	for (int ci = 0; ci < g->nc; ci++)
+	for (int ci = 0; ci < g->nc; ci++) {
 		if (g->side[ci].kind == GEMM_OURS)
 			gk_context_destroy(g->side[ci].ctx);
+		gpu_side_free(g->side[ci].gpu);
+	}
 	free(g->res);
 	free(g);
 	return rc;

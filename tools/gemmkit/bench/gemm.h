@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "gemmkit.h"
+#include "gpu.h"
 #include "peak.h"
 #include "refs.h"
 #include "report.h"
@@ -34,6 +35,7 @@ typedef struct gemm_side {
 	char unavailable[192]; /* not empty: why it cannot run here as named */
 	gk_context *ctx;     /* ours */
 	bench_ref ref;       /* references */
+	gpu_side *gpu;       /* GPU contenders (a cuda.* algorithm, or cuBLAS as a reference) */
 } gemm_side;
 
 typedef struct gemm_run {
@@ -46,6 +48,7 @@ typedef struct gemm_run {
 	int ti;              /* the thread count in progress: o->threads[ti] */
 	int sampled;         /* some cell's check used sampled rows */
 	int refs_wanted;     /* --algos named a reference */
+	int ngpu;            /* contenders on the GPU */
 	/* The multiply-add peak per precision, for each thread count measured. */
 	bench_peak peak[2][GEMM_MAX_PEAKS];
 	int npeak;

@@ -104,14 +104,52 @@ static int add_ours(gemm_run *g, const gk_algo_info *in)
 	return 0;
 }
 
+/* A GPU contender: a cuda.* algorithm on device pointers (in), or cuBLAS
+ * as a reference (in NULL), timed with CUDA events (gpu.c). */
+static int add_gpu(gemm_run *g, const gk_algo_info *in)
+{
+	const char *id = in ? in->name : "cublas";
+	if (find(g, id) >= 0)
+		return 0;
+	if (g->nc >= GEMM_MAX_CONTENDERS) {
+		cli_error(CMD, "too many contenders (at most %d)", GEMM_MAX_CONTENDERS);
+		return 2;
+	}
+	char why[256];
+	gpu_side *gs = gpu_side_new(in ? in->name : NULL, why, sizeof why);
+	if (gs == NULL) {
+		fprintf(stderr, "gemmkit bench: %s: %s: skipped\n", id, why);
+		return 0;
+	}
+	bench_contender *c = &g->c[g->nc];
+	gemm_side *sd = &g->side[g->nc];
+	memset(c, 0, sizeof *c);
+	memset(sd, 0, sizeof *sd);
+	snprintf(c->id, sizeof c->id, "%s", id);
+	if (in)
+		snprintf(c->name, sizeof c->name, "%s", id);
+	else
+		snprintf(c->name, sizeof c->name, "cuBLAS");
+	c->units = BENCH_GFLOPS;
+	c->ops = &gemm_gpu_ops;
+	c->self = sd;
+	sd->kind = in ? GEMM_OURS : GEMM_REF;
+	sd->gpu = gs;
+	sd->dtypes = in ? in->dtypes : GK_DTYPE_F32 | GK_DTYPE_F64;
+	sd->desc = in ? in->description : "cublasSgemm (default FP32 math mode) and cublasDgemm, "
+	                                  "column-major C^T = B^T A^T";
+	/* The seeds' GPU kernels form the ladder; the production ones the front. */
+	sd->rung = in && strncmp(in->name, "cuda.s0", 7) == 0;
+	g->ngpu++;
+	g->nc++;
+	return 0;
+}
+
 /* Add a registry row, or say why not. */
 static int add_algo(gemm_run *g, const gk_algo_info *in)
 {
-	if (in->backend != GK_BACKEND_CPU) {
-		fprintf(stderr, "gemmkit bench: %s runs on a GPU; GPU contenders are not part of gemmkit bench "
-		        "yet: skipped\n", in->name);
-		return 0;
-	}
+	if (in->backend == GK_BACKEND_CUDA)
+		return add_gpu(g, in);
 	if (!in->available) {
 		fprintf(stderr, "gemmkit bench: %s is not available on this machine: skipped\n", in->name);
 		return 0;
@@ -135,10 +173,14 @@ static int choose(gemm_run *g, int want[BENCH_REF_COUNT], int forced[BENCH_REF_C
 		tok[len] = '\0';
 		int known = 0, rc = 0, any = 0;
 		int ours = !strcmp(tok, "ours"), strassen = !strcmp(tok, "strassen");
+		int cuda = !strcmp(tok, "cuda");
 		if (!strcmp(tok, "refs")) {
 			known = 1;
 			for (int r = 0; r < BENCH_REF_COUNT; r++)
 				want[r] = 1;
+		} else if (!strcmp(tok, "cublas")) {
+			known = 1;
+			rc = add_gpu(g, NULL);
 		} else if (!strcmp(tok, "auto")) {
 			known = 1;
 			rc = add_ours(g, NULL);
@@ -151,7 +193,12 @@ static int choose(gemm_run *g, int want[BENCH_REF_COUNT], int forced[BENCH_REF_C
 			gk_algo_info in;
 			if (gk_algo_get(i, &in) != GK_OK)
 				continue;
-			if (ours || strassen) {
+			if (cuda) {
+				if (in.backend != GK_BACKEND_CUDA)
+					continue;
+				any = 1;
+				rc = add_algo(g, &in);
+			} else if (ours || strassen) {
 				/* Groups take the CPU rows only; cuda.* are named one by one. */
 				if (in.backend != GK_BACKEND_CPU || (strassen && !strstr(in.name, "strassen")))
 					continue;
@@ -167,7 +214,9 @@ static int choose(gemm_run *g, int want[BENCH_REF_COUNT], int forced[BENCH_REF_C
 		if (strassen && !any)
 			fprintf(stderr, "gemmkit bench: --algos strassen: no CPU algorithm of this gemmkit has "
 			        "\"strassen\" in its name\n");
-		known |= ours || strassen;
+		if (cuda && !any)
+			fprintf(stderr, "gemmkit bench: --algos cuda: this gemmkit has no cuda.* algorithm\n");
+		known |= ours || strassen || cuda;
 		if (rc != 0)
 			return rc;
 		if (!known) {
@@ -180,7 +229,7 @@ static int choose(gemm_run *g, int want[BENCH_REF_COUNT], int forced[BENCH_REF_C
 			fprintf(stderr, " auto");
 			for (int r = 0; r < BENCH_REF_COUNT; r++)
 				fprintf(stderr, " %s", bench_ref_ids[r]);
-			fprintf(stderr, " ours refs strassen\n");
+			fprintf(stderr, " cublas ours refs strassen cuda\n");
 			return 2;
 		}
 		if (comma == NULL)
@@ -228,6 +277,8 @@ static int rank(const bench_contender *c)
 	for (int r = 0; r < BENCH_REF_COUNT; r++)
 		if (!strcmp(c->id, bench_ref_ids[r]))
 			return 2000 + r;
+	if (!strcmp(c->id, "cublas"))
+		return 3000;
 	if (!strcmp(c->id, "auto"))
 		return 1000;
 	for (int i = 0; i < gk_algo_count(); i++) {
@@ -269,7 +320,10 @@ void gemm_list(const gemm_run *g)
 	/* One line per contender: its --algos name, a tab, what it is. */
 	for (int ci = 0; ci < g->nc; ci++) {
 		const gemm_side *sd = &g->side[ci];
-		if (sd->kind == GEMM_REF)
+		if (sd->gpu != NULL)
+			printf("%s\t%s%s (GPU, CUDA events)\n", g->c[ci].id, sd->kind == GEMM_REF ? "" : "gemmkit: ",
+			       sd->desc);
+		else if (sd->kind == GEMM_REF)
 			printf("%s\t%s; %s\n", g->c[ci].id, g->c[ci].name, sd->ref.how);
 		else if (sd->unavailable[0])
 			printf("%s\tunavailable here (%s); gemmkit: %s\n", g->c[ci].id, sd->unavailable, sd->desc);

@@ -114,7 +114,15 @@ static void put_header(const gemm_run *g, bench_report *r, FILE *f)
 	if (strassen)
 		fprintf(f, "- Strassen algorithms are scored by the same 2*m*n*k / time: an effective rate, "
 		           "since they do fewer operations; it can exceed the peak.\n");
-	put_peak_line(g, f);
+	if (g->ngpu > 0) {
+		char gpu[512];
+		gpu_describe(gpu, sizeof gpu);
+		fprintf(f, "- GPU: %s. GPU contenders take A and B already in device memory (copied once per "
+		           "cell), and are timed with CUDA events around each batch of products on their stream\n",
+		        gpu);
+	}
+	if (g->ngpu < g->nc)
+		put_peak_line(g, f);
 	int any = 0;
 	for (int ci = 0; ci < g->nc; ci++) {
 		const gemm_side *sd = &g->side[ci];
@@ -125,6 +133,10 @@ static void put_header(const gemm_run *g, bench_report *r, FILE *f)
 		if (!any)
 			fprintf(f, "- References:\n");
 		any = 1;
+		if (sd->gpu != NULL) {
+			fprintf(f, "  - `%s`: %s\n", g->c[ci].id, sd->desc);
+			continue;
+		}
 		fprintf(f, "  - `%s`: %s; %s", g->c[ci].id, g->c[ci].name, sd->ref.how);
 		if (sd->ref.same_kernel)
 			fprintf(f, ". Its best kernel set is the one it picks as installed (%s): this column runs the "
@@ -250,6 +262,42 @@ static void put_times_table(const gemm_run *g, FILE *f, int ti, int dt)
 	}
 }
 
+/* Each gemmkit contender's rate as a percentage of the fastest reference's
+ * in the same row (seed 002's "% of cuBLAS" column, for every kernel). */
+static void put_pct_table(const gemm_run *g, FILE *f, int ti, int dt)
+{
+	const bench_opts *o = g->o;
+	fprintf(f, "\n## %s, %% of the fastest reference (%s) in the same run\n\n| %s |",
+	        dt ? "DGEMM" : "SGEMM", g->ngpu ? "cuBLAS" : "OpenBLAS or BLIS",
+	        o->all_square ? "contender \\ n" : "contender \\ m x n x k");
+	for (int si = 0; si < o->nshapes; si++) {
+		char lab[96];
+		gemm_shape_label(&o->shapes[si], o->all_square, lab, sizeof lab);
+		fprintf(f, " %s |", lab);
+	}
+	fprintf(f, "\n|---|");
+	for (int si = 0; si < o->nshapes; si++)
+		fprintf(f, "---:|");
+	fputc('\n', f);
+	for (int ci = 0; ci < g->nc; ci++) {
+		if (g->side[ci].kind == GEMM_REF || !(g->side[ci].dtypes & (dt ? GK_DTYPE_F64 : GK_DTYPE_F32)))
+			continue;
+		fprintf(f, "| %s |", g->c[ci].name);
+		for (int si = 0; si < o->nshapes; si++) {
+			const bench_result *r = gemm_result(g, ti, dt, si, ci);
+			const int br = best_ref(g, ti, dt, si);
+			const bench_result *rb = br >= 0 ? gemm_result(g, ti, dt, si, br) : NULL;
+			if (r->status == BENCH_OK && rb != NULL && rb->status == BENCH_OK && rb->rate > 0)
+				fprintf(f, " %.1f%% |", 100.0 * r->rate / rb->rate);
+			else if (r->status == BENCH_OK)
+				fprintf(f, " - |");
+			else
+				put_cell(f, r, 0);
+		}
+		fputc('\n', f);
+	}
+}
+
 /* Errors per contender and size against the product in long double. */
 static void put_err_table(const gemm_run *g, FILE *f, int ti, int dt)
 {
@@ -328,6 +376,11 @@ static void write_meta(const gemm_run *g, bench_report *rep)
 		return;
 	const bench_opts *o = g->o;
 	bench_meta_machine(rep, f);
+	if (g->ngpu > 0) {
+		char gpu[512];
+		gpu_describe(gpu, sizeof gpu);
+		fprintf(f, "gpu: %s\n", gpu);
+	}
 	fprintf(f, "threads: ");
 	for (int i = 0; i < o->nthreads; i++)
 		fprintf(f, "%s%d", i ? "," : "", o->threads[i]);
@@ -418,6 +471,8 @@ void gemm_report(gemm_run *g, bench_report *rep)
 				put_table(g, rep->md, ti, dt, T_LADDER);
 			if (o->times_table)
 				put_times_table(g, rep->md, ti, dt);
+			if (g->ngpu > 0)
+				put_pct_table(g, rep->md, ti, dt);
 			if (o->err_table)
 				put_err_table(g, rep->md, ti, dt);
 		}

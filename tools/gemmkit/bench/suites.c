@@ -34,6 +34,31 @@ const bench_suite bench_suites[] = {
 	 "product computed in long double",
 	 "5-8 min", "auto,cpu.blocked,strassen", "1024,1536,2048,3072,4096,6144,8192", "16,32,64", NULL, "s", "1,2",
 	 NULL, 30, 0, 1, "gemmkit-bench-results", NULL, NULL},
+	{"gpu", BENCH_KIND_GEMM,
+	 "the production GPU kernels, cuda.sgemm and cuda.dgemm, vs cuBLAS (cublasSgemm\n"
+	 "in its default FP32 mode, cublasDgemm), operands in device memory, CUDA events;\n"
+	 "N = 1024 ... 16384, 4095, 4097 and 4096x4096x64, 64x64x1e6, 8192x8192x256;\n"
+	 "SGEMM and DGEMM, cap 30 s",
+	 "3-5 min", "cuda.sgemm,cuda.dgemm,cublas", "1024,2048,4095,4096,4097,5120,8192,16384", "256,512",
+	 "4096x4096x64,64x64x1e6,8192x8192x256", "both", "1", NULL, 30, 0, 0, "gemmkit-bench-gpu", NULL, NULL},
+	{"gpu-ladder", BENCH_KIND_GEMM,
+	 "the GPU SGEMM ladder: seed 002's kernels 1-7 and seed 000's CUDA variants,\n"
+	 "with cuda.sgemm, vs cuBLAS; N = 1024, 2048, 4096, 5120 (seed 002's table);\n"
+	 "% of cuBLAS per kernel; cap 10 s",
+	 "2 min",
+	 "cuda.s02_k1_naive,cuda.s02_k2_smem,cuda.s02_k3_tile1d,cuda.s02_k4_tile2d,cuda.s02_k5_regcache,"
+	 "cuda.s02_k6_float4,cuda.s02_k7_prefetch,cuda.s00_plain,cuda.s00_plain_xy,cuda.s00_shared,"
+	 "cuda.s00_reg4x4,cuda.s00_prefetch,cuda.sgemm,cublas",
+	 "1024,2048,4096,5120", "128,256", NULL, "s", "1", NULL, 10, 1, 0, "gemmkit-bench-gpu-ladder", NULL, NULL},
+	{"gpu-seed001", BENCH_KIND_GEMM,
+	 "seed 001's DGEMM experiments: global memory vs shared-memory tiles with\n"
+	 "8x8, 16x16 and 32x32 thread blocks, and the row-and-column counter-example,\n"
+	 "with cuda.dgemm, vs cublasDgemm; N = 128 ... 2048; times and % of cuBLAS",
+	 "1 min",
+	 "cuda.s01_global_b8,cuda.s01_global_b16,cuda.s01_global_b32,cuda.s01_shared_b8,cuda.s01_shared_b16,"
+	 "cuda.s01_shared_b32,cuda.s01_rowcol,cuda.dgemm,cublas",
+	 "128,256,512,1024,2048", "128,256", NULL, "d", "1", NULL, 10, 1, 0, "gemmkit-bench-gpu-seed001", NULL,
+	 NULL},
 	{"peak", BENCH_KIND_PEAK,
 	 "the multiply-add peak alone: float and double, each vector instruction\n"
 	 "set the CPU has (AVX-512, AVX2, SSE2), 1 thread and all processors;\n"
