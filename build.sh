@@ -28,8 +28,19 @@ OPTIONAL="libopenblas-dev libblis-dev libisal-dev gnuplot-nox libblas-test"
 
 missing() {
 	for p in "$@"; do
+		have_tool "$p" && continue
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || printf '%s ' "$p"
 	done
+}
+
+# A required tool that is there without its Debian package (cmake from pip
+# or a tarball, a compiler in /opt) counts as present.
+have_tool() {
+	case "$1" in
+	cmake | make | gcc | pkg-config) command -v "$1" >/dev/null 2>&1 ;;
+	libc6-dev) [ -e /usr/include/stdio.h ] ;;
+	*) return 1 ;;
+	esac
 }
 
 deps() {
@@ -54,8 +65,9 @@ deps() {
 	echo "build.sh: installing: $req$opt" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq || echo "build.sh: apt-get update failed; trying with the lists at hand" >&2
-	if [ -n "$req" ]; then
-		apt-get install -y -qq --no-install-recommends $req >/dev/null
+	if [ -n "$req" ] && ! apt-get install -y -qq --no-install-recommends $req >/dev/null; then
+		echo "build.sh: could not install the required packages: $req" >&2
+		exit 1
 	fi
 	for p in $opt; do
 		if ! apt-get install -y -qq --no-install-recommends "$p" >/dev/null 2>&1; then
