@@ -36,6 +36,7 @@ typedef struct gpu_side {
 	void *dc;               /* this contender's C */
 	size_t dc_bytes;
 	int download;           /* copy C back at the next sync (the checked run) */
+	unsigned dtypes;        /* GK_DTYPE_F32 | GK_DTYPE_F64: what it computes */
 } gpu_side;
 
 /* The inputs on the device, shared by the contenders of one cell. */
@@ -130,6 +131,10 @@ static int gpu_prepare(bench_contender *c, void *cell)
 	gpu_side *g = gemm_gpu_state(c);
 	gemm_cell_view v;
 	gemm_cell_view_of(cell, &v);
+	if (!(g->dtypes & (v.dt ? GK_DTYPE_F64 : GK_DTYPE_F32))) {
+		snprintf(c->why, sizeof c->why, "does not handle this precision");
+		return BENCH_SKIP;
+	}
 	if (inputs(&v, c->why, sizeof c->why) != 0)
 		return BENCH_SKIP;
 	const size_t bytes = (size_t)v.m * (size_t)v.n * (v.dt ? sizeof(double) : sizeof(float));
@@ -253,7 +258,13 @@ gpu_side *gpu_side_new(const char *algo, char *why, size_t len)
 	}
 	if (algo == NULL) {
 		g->cublas = 1;
+		g->dtypes = GK_DTYPE_F32 | GK_DTYPE_F64;
 		return g;
+	}
+	for (int i = 0; i < gk_algo_count(); i++) {
+		gk_algo_info in;
+		if (gk_algo_get(i, &in) == GK_OK && strcmp(in.name, algo) == 0)
+			g->dtypes = in.dtypes;
 	}
 	if (gk_context_create(&g->ctx) != GK_OK || gk_context_set_algo(g->ctx, algo) != GK_OK ||
 	    gk_context_set_stream(g->ctx, g->stream) != GK_OK) {
