@@ -416,7 +416,7 @@ static void write_meta(const gemm_run *g, bench_report *rep)
 static void plot(const gemm_run *g, bench_report *rep, int ti, int dt, int which)
 {
 	const bench_opts *o = g->o;
-	const int threads = o->threads[ti];
+	int threads = o->threads[ti];
 	int ns = 0;
 	const char *names[GEMM_MAX_CONTENDERS];
 	int dashed[GEMM_MAX_CONTENDERS];
@@ -444,9 +444,21 @@ static void plot(const gemm_run *g, bench_report *rep, int ti, int dt, int which
 	}
 	gk_info info;
 	gk_get_info(&info);
-	char title[320], base[48];
-	snprintf(title, sizeof title, "%s%s, %d thread%s, row-major C = A*B: %s (%s)", dt ? "DGEMM" : "SGEMM",
-	         which == T_LADDER ? " ladder" : "", threads, threads > 1 ? "s" : "", info.cpu_name, rep->date);
+	char title[320], base[48], machine[160];
+	if (g->ngpu == g->nc && info.gpu_count > 0) {
+		/* "NVIDIA H100 80GB HBM3 (sm_90, 79.2 GiB)": the GPU is the machine here. */
+		snprintf(machine, sizeof machine, "%s", info.gpu_names[0]);
+		threads = 0;
+	} else {
+		snprintf(machine, sizeof machine, "%s", info.cpu_name);
+	}
+	if (threads > 0)
+		snprintf(title, sizeof title, "%s%s, %d thread%s, row-major C = A*B: %s (%s)", dt ? "DGEMM" : "SGEMM",
+		         which == T_LADDER ? " ladder" : "", threads, threads > 1 ? "s" : "", machine, rep->date);
+	else
+		snprintf(title, sizeof title, "%s%s, row-major C = A*B, operands in GPU memory: %s (%s)",
+		         dt ? "DGEMM" : "SGEMM", which == T_LADDER ? " ladder" : "", machine, rep->date);
+	threads = o->threads[ti];
 	/* One thread count keeps the plain names; several get one chart each. */
 	snprintf(base, sizeof base, "%s%s", dt ? "dgemm" : "sgemm", which == T_LADDER ? "-ladder" : "");
 	if (o->nthreads > 1)
