@@ -71,10 +71,29 @@ typedef struct lines {
 	char *dev;
 } lines;
 
+/* Bytes [off, off + bytes) of the dense image, between the strided lines
+ * and a staging chunk: gathered into buf (to_buf), or scattered from it. */
+static void copy_span(const lines *x, char *buf, size_t off, size_t bytes, int to_buf)
+{
+	const size_t line_bytes = (size_t)x->len * x->esize;
+	size_t done = 0;
+	while (done < bytes) {
+		const size_t pos = off + done, r = pos / line_bytes, in = pos % line_bytes;
+		size_t n = line_bytes - in;
+		if (n > bytes - done)
+			n = bytes - done;
+		char *h = x->host + r * (size_t)x->pitch * x->esize + in;
+		if (to_buf)
+			memcpy(buf + done, h, n);
+		else
+			memcpy(h, buf + done, n);
+		done += n;
+	}
+}
+
 static gk_status transfer(const char *fn, staging *s, cudaStream_t st, const lines *x, int to_dev)
 {
 	const size_t total = (size_t)x->rows * (size_t)x->len * x->esize;
-	const size_t line_bytes = (size_t)x->len * x->esize;
 	size_t off = 0;
 	int which = 0;
 	while (off < total) {
@@ -83,31 +102,14 @@ static gk_status transfer(const char *fn, staging *s, cudaStream_t st, const lin
 		/* Wait until the previous transfer through this chunk is over. */
 		GK_CUDA_TRY(fn, cudaEventSynchronize(s->done[which]));
 		if (to_dev) {
-			/* Gather [off, off + bytes) of the dense image from the lines. */
-			size_t done = 0;
-			while (done < bytes) {
-				const size_t pos = off + done, r = pos / line_bytes, in = pos % line_bytes;
-				size_t n = line_bytes - in;
-				if (n > bytes - done)
-					n = bytes - done;
-				memcpy(buf + done, x->host + (size_t)r * (size_t)x->pitch * x->esize + in, n);
-				done += n;
-			}
+			copy_span(x, buf, off, bytes, 1);
 			GK_CUDA_TRY(fn, cudaMemcpyAsync(x->dev + off, buf, bytes, cudaMemcpyHostToDevice, st));
 			GK_CUDA_TRY(fn, cudaEventRecord(s->done[which], st));
 		} else {
 			GK_CUDA_TRY(fn, cudaMemcpyAsync(buf, x->dev + off, bytes, cudaMemcpyDeviceToHost, st));
 			GK_CUDA_TRY(fn, cudaEventRecord(s->done[which], st));
 			GK_CUDA_TRY(fn, cudaEventSynchronize(s->done[which]));
-			size_t done = 0;
-			while (done < bytes) {
-				const size_t pos = off + done, r = pos / line_bytes, in = pos % line_bytes;
-				size_t n = line_bytes - in;
-				if (n > bytes - done)
-					n = bytes - done;
-				memcpy(x->host + (size_t)r * (size_t)x->pitch * x->esize + in, buf + done, n);
-				done += n;
-			}
+			copy_span(x, buf, off, bytes, 0);
 		}
 		off += bytes;
 		which ^= 1;
