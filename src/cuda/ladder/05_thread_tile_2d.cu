@@ -57,16 +57,7 @@ tile2d_kernel(prob<float> p, int64_t y0, int64_t x0)
 		for (int l = 0; l < TN; ++l)
 			acc[j][l] = 0.f;
 	for (int64_t k0 = 0; k0 < p.k; k0 += BK) {
-		const int64_t k_left = p.k - k0;
-#pragma unroll
-		for (int q = 0; q < QA; ++q)
-			As[tid + q * NT] = ra.get(p, q, k_left);
-#pragma unroll
-		for (int q = 0; q < QB; ++q)
-			Bs[tid + q * NT] = rb.get(p, q, k_left);
-		ra.next(p, BK);
-		rb.next(p, BK);
-		__syncthreads();
+		stage_step<float, QA, QB, NT>(p, ra, rb, As, Bs, tid, p.k - k0, BK);
 #pragma unroll
 		for (int i = 0; i < BK; ++i)
 #pragma unroll

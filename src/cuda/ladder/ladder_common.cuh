@@ -135,6 +135,25 @@ struct reader_b {
 	}
 };
 
+/* One step of K into shared memory, as rungs 3 to 5 do it: each of the NT
+ * threads copies QA elements of A's tile and QB of B's (element tid + q NT of
+ * each tile, zero outside the matrices), the readers move on by BK, and the
+ * block waits until the tiles are complete. */
+template <typename T, int QA, int QB, int NT, typename RA, typename RB>
+__device__ __forceinline__ void stage_step(const prob<T> &p, RA &ra, RB &rb, T *As, T *Bs, int tid,
+                                           int64_t k_left, int bk)
+{
+#pragma unroll
+	for (int q = 0; q < QA; ++q)
+		As[tid + q * NT] = ra.get(p, q, k_left);
+#pragma unroll
+	for (int q = 0; q < QB; ++q)
+		Bs[tid + q * NT] = rb.get(p, q, k_left);
+	ra.next(p, bk);
+	rb.next(p, bk);
+	__syncthreads();
+}
+
 /* The BLAS epilogue of one element: C(i, j) = alpha * acc + beta * C(i, j);
  * beta == 0 does not read C. The caller has checked that (i, j) is in C. */
 template <typename T>
