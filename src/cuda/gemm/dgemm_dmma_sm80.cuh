@@ -6,17 +6,19 @@
  * What it computes: C = alpha * A * B + beta * C for the canonical problem
  * of cuda_gemm.h (or split-K partial products), in exact FP64 multiply-adds.
  *
- * Shape: the 128 x 128 x 16 threadblock tile of dgemm_dmma_tile.cuh (256
- * threads, 8 warps of 64 x 32, STAGES cp.async stages, 32 KB each: 3 stages
- * fit the 99 KB of sm_86 / sm_89 as well as the A100); per warp and k step
- * 128 DMMAs (8 m8 rows x 4 n8 groups x 4 k4 steps). For m8 row r = 2mi + h,
- * n8 group j and k4 step v the instruction's a is af[h][v] = A(8g + r,
- * 4t + v), its b is bf[j][v] = B(4t + v, 4g + j), and its d[e] accumulates
- * C(8g + r, 8t + 4e + j).
+ * Shape: a threadblock tile of dgemm_dmma_tile.cuh (128 x BN, BN = 128 with
+ * 8 warps or 64 with 4 warps, each warp 64 x 32; STAGES cp.async stages of
+ * stage_bytes(BN): 3 stages of the 128 x 128 tile, 96 KB, fit the 99 KB of
+ * sm_86 / sm_89 as well as the A100); per warp and k step 128 DMMAs (8 m8
+ * rows x 4 n8 groups x 4 k4 steps). The fragments are those of the
+ * m16n8k16 layout (dgemm_dmma_tile.cuh): for m8 half h, n8 group j and k4
+ * step v the instruction's a is af[2v + h] = A(g + 8h, t + 4v), its b is
+ * bf[j][v] = B(t + 4v, g) and its d[e] accumulates acc[j][2h + e] =
+ * C(g + 8h, 2t + e) (group-relative).
  *
  * Requirements: compute capability 8.x (the body is empty in other builds;
- * the launcher, dgemm_tuned.cu, picks this kernel only on such a device), 256
- * threads, STAGES * 32 KB of dynamic shared memory. Strides, alignment and
+ * the launcher, dgemm_tuned.cu, picks this kernel only on such a device),
+ * 2 * BN threads, STAGES * stage_bytes(BN) of dynamic shared memory. Strides, alignment and
  * edges: see dgemm_dmma_tile.cuh.
  */
 #ifndef GK_DGEMM_DMMA_SM80_CUH
@@ -27,8 +29,8 @@
 namespace gk_dmma {
 
 struct MmaSm80 {
-	static __device__ __forceinline__ void step(double (&acc)[8][8], const double (&af)[2][4],
-	                                            const double (&bf)[4][4], int mi)
+	static __device__ __forceinline__ void step(double (&acc)[4][4], const double (&af)[8],
+	                                            const double (&bf)[4][4])
 	{
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #pragma unroll
@@ -39,20 +41,20 @@ struct MmaSm80 {
 				for (int j = 0; j < 4; ++j)
 					asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
 					             "{%0, %1}, {%2}, {%3}, {%0, %1};\n"
-					             : "+d"(acc[2 * mi + h][j]), "+d"(acc[2 * mi + h][4 + j])
-					             : "d"(af[h][v]), "d"(bf[j][v]));
+					             : "+d"(acc[j][2 * h]), "+d"(acc[j][2 * h + 1])
+					             : "d"(af[2 * v + h]), "d"(bf[j][v]));
 #else
-		(void)acc; (void)af; (void)bf; (void)mi;
+		(void)acc; (void)af; (void)bf;
 #endif
 	}
 };
 
-template <bool A_XK, bool B_XK, int STAGES>
-__global__ void __launch_bounds__(THREADS, 1) dgemm_dmma_sm80_kernel(const Params P)
+template <bool A_XK, bool B_XK, int BN, int STAGES>
+__global__ void __launch_bounds__(threads_of(BN), 1) dgemm_dmma_sm80_kernel(const Params P)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && __CUDA_ARCH__ < 900
 	extern __shared__ __align__(16) unsigned char gk_dgemm_smem80[];
-	run<MmaSm80, A_XK, B_XK, STAGES>(P, gk_dgemm_smem80);
+	run<MmaSm80, A_XK, B_XK, BN, STAGES>(P, gk_dgemm_smem80);
 #else
 	(void)P;
 #endif

@@ -3,46 +3,49 @@
  * its FP64 tensor-core kernels (dgemm_dmma_sm80.cuh, dgemm_dmma_sm90.cuh):
  * everything but the matrix instruction itself.
  *
- * What it computes: one 128 x 128 tile of C = alpha * A * B + beta * C (or,
+ * What it computes: one BM x BN tile of C = alpha * A * B + beta * C (or,
  * for split-K, the plain partial product A * B over one range of k written
  * to a workspace), from the canonical problem of cuda_gemm.h.
  *
- * Shape: 256 threads = 8 warps in a 2 (m) x 4 (n) grid, each warp a 64 x 32
- * piece of the tile; k in steps of 16 through a ring of STAGES shared-memory
- * stages filled with cp.async (one barrier per step).
+ * Shape: BM = 128, BN = 128 (256 threads, 8 warps in a 2 (m) x 4 (n) grid)
+ * or BN = 64 (128 threads, 4 warps in 2 x 2); each warp computes a 64 x 32
+ * piece of the tile as 4 m16 groups x 4 n8 groups; k in steps of 16 through
+ * a ring of STAGES shared-memory stages filled with cp.async (one barrier per
+ * step).
  *
- * The per-thread 8 x 8 block. The matrix instructions fix which elements of
- * a fragment each lane holds, but a product does not care how the rows of A
- * and C, the columns of B and C, or the k index are numbered, as long as A,
- * B and C agree. Renumbered so: lane (g = lane / 4, t = lane % 4) of a warp
- * holds, for each k step of 16, A(8g + r, 4t + v) for r, v in 0..7 x 0..3,
- * B(4t + v, 4g + j) for v, j in 0..3, and accumulates C(8g + r, 8t + c) for
- * r, c in 0..7 (warp-relative). The fragments are then 16-byte runs in
- * shared memory whatever the orientation of A and B (see the layouts), and
- * each thread owns a contiguous 8 x 8 block of C for the epilogue.
+ * Fragments in the instruction's own order. Lane (g = lane / 4, t = lane % 4)
+ * holds, for m16 group mi, the eight A values af[2v + h] = A(16 mi + g + 8h,
+ * t + 4v) (warp-relative rows, k of the step), for n8 group j the four B
+ * values bf[j][v] = B(t + 4v, 8j + g), and accumulates acc[mi][j][2h + e] =
+ * C(16 mi + g + 8h, 8j + 2t + e): exactly the register order of
+ * mma.m16n8k16.f64 (and, per k4 and m8 half, of mma.m8n8k4.f64), so every
+ * fragment element is one 8-byte shared-memory read straight into the
+ * register the instruction takes, with no copies in between.
  *
- * Shared-memory layouts (one 16 KB tile per operand and stage, no padding;
- * a "chunk" is 16 bytes = 2 doubles; a lane group of 8 is conflict-free when
- * its 8 chunks fall in the 8 distinct 16-byte bank groups):
+ * Shared-memory layouts (per stage: the A tile, then the B tile; no padding;
+ * a "chunk" is 16 bytes = 2 doubles, 8 chunks span the 32 banks):
  *   XK: the operand is k-contiguous in memory (A with cs_a = 1, B with
- *       rs_b = 1): 128 rows x (8 chunks of k); chunk c of row x stored at
- *       c ^ ((x >> LS) & 1), LS = log2 of the rows one thread reads (3 for
- *       A, 2 for B).
+ *       rs_b = 1): X rows of 16 k (8 chunks); chunk c of row x is stored at
+ *       c ^ 2 (x & 3) (xk_index).
  *   KX: the operand is m- or n-contiguous (A with rs_a = 1, B with
- *       cs_b = 1): 16 rows of k x (64 chunks of m or n); chunk c of row k
- *       stored at c ^ F(q), q = (k >> 2) & 3: F(q) = q for A (a thread reads
- *       4 consecutive chunks), (q & 1) | (q & 2) << 1 for B (2 chunks).
- * Both the cp.async writes and the fragment reads are then conflict-free.
+ *       cs_b = 1): 16 rows of k x X (X / 2 chunks); chunk c of row kk is
+ *       stored at c ^ 2 (kk & 3) (kx_index).
+ * A fragment read by a warp (8 rows g x 4 k t, or 4 k t x 8 columns g) then
+ * puts each half-warp on 16 distinct 8-byte bank pairs (2 wavefronts, the
+ * minimum for 256 bytes), and the cp.async writes (a warp writes 4 whole XK
+ * rows or 32 consecutive KX chunks) stay at the minimum of 4 wavefronts.
  *
  * Requirements and fallbacks: m, n, k >= 1; A and B each have a unit stride
  * on one side. A copy is 16 bytes when the operand's pointer is 16-byte
  * aligned and its other stride is even (every chunk then starts 16-byte
  * aligned), else 8 bytes (any double-aligned pointer and stride). Edges of
  * m, n and k are zero-filled in shared memory (cp.async with a source size
- * below the copy size); C is written only inside m x n, with 16-byte stores
- * when c is 16-byte aligned and rs_c even, 8-byte stores otherwise;
- * beta == 0 never reads C. Indices that can exceed 2^31 are 64-bit; the grid
- * walks the tiles in a loop, so any m, n fit a 1-D grid.
+ * below the copy size; a 16-byte chunk cut by the edge is copied as one
+ * 8-byte element, so nothing past the last element is read); C is written
+ * only inside m x n, with 16-byte stores when c is 16-byte aligned and rs_c
+ * even, 8-byte stores otherwise; beta == 0 never reads C. Indices that can
+ * exceed 2^31 are 64-bit; the grid walks the tiles in a loop, so any m, n
+ * fit a 1-D grid.
  */
 #ifndef GK_DGEMM_DMMA_TILE_CUH
 #define GK_DGEMM_DMMA_TILE_CUH
@@ -51,9 +54,31 @@
 
 namespace gk_dmma {
 
-constexpr int BM = 128, BN = 128, BK = 16, THREADS = 256;
-constexpr int TILE_DOUBLES = BM * BK;            /* per operand and stage (BN * BK too) */
-constexpr int STAGE_BYTES = 2 * TILE_DOUBLES * 8; /* A then B */
+constexpr int BM = 128, BK = 16;
+
+/* The block's threads for a tile width BN (128 or 64). */
+__host__ __device__ constexpr int threads_of(int bn)
+{
+	return bn * 2; /* (BM / 64) x (BN / 32) warps of 32 */
+}
+
+/* Bytes of one stage (the A tile, then the B tile). */
+__host__ __device__ constexpr int stage_bytes(int bn)
+{
+	return (BM + bn) * BK * 8;
+}
+
+/* The element offsets (in doubles) of the two layouts. */
+__host__ __device__ __forceinline__ int xk_index(int x, int kk)
+{
+	return x * BK + (((kk >> 1) ^ (2 * (x & 3))) << 1) + (kk & 1);
+}
+
+template <int X>
+__host__ __device__ __forceinline__ int kx_index(int kk, int x)
+{
+	return kk * X + (((x >> 1) ^ (2 * (kk & 3))) << 1) + (x & 1);
+}
 
 /* What every block of one launch needs. */
 struct Params {
@@ -69,6 +94,43 @@ struct Params {
 	int64_t split_plane;          /* elements between splits' partial products in c (split-K:
 	                               * c is the workspace, row stride n, c_vec set for even n) */
 };
+
+/*
+ * A thread's byte offsets of its fragments in a stage's A and B tiles (lane
+ * g, t; warp piece at wm, wn), host-callable so that the mapping can be
+ * checked on the CPU. The offset of af[2v + h] of group mi is a_off(mi, h, v),
+ * of bf[j][v] b_off(j, v); all but a few per-thread values are constants.
+ */
+template <bool A_XK, bool B_XK, int BN>
+struct FragOffsets {
+	uint32_t a[4], b[4];
+
+	__host__ __device__ __forceinline__ void init(int wm, int wn, int g, int t)
+	{
+		const int p0 = (g >> 1) ^ (2 * t); /* KX: chunk of the lane's column pair, swizzled */
+#pragma unroll
+		for (int v = 0; v < 4; ++v) {
+			/* XK: row wm + g (+ 16 mi + 8 h), k t + 4v; KX: k t (+ 4v), column
+			 * wm + g (+ 16 mi) + 8 h, whose swizzled chunk is p0 ^ 4h. */
+			a[v] = A_XK ? (uint32_t)xk_index(wm + g, t + 4 * v) * 8
+			            : (v < 2 ? (uint32_t)(t * BM + (wm / 2 + (p0 ^ (4 * v))) * 2 + (g & 1)) * 8 : 0u);
+			b[v] = B_XK ? (uint32_t)xk_index(wn + g, t + 4 * v) * 8
+			            : (v < 2 ? (uint32_t)(t * BN + (wn / 2 + (p0 ^ (4 * v))) * 2 + (g & 1)) * 8 : 0u);
+		}
+	}
+	__host__ __device__ __forceinline__ uint32_t a_off(int mi, int h, int v) const
+	{
+		return A_XK ? a[v] + (uint32_t)((16 * mi + 8 * h) * BK * 8)
+		            : a[h] + (uint32_t)((4 * v * BM + 16 * mi) * 8);
+	}
+	__host__ __device__ __forceinline__ uint32_t b_off(int j, int v) const
+	{
+		return B_XK ? b[v] + (uint32_t)(8 * j * BK * 8)
+		            : b[j & 1] + (uint32_t)((4 * v * BN + 16 * (j >> 1)) * 8);
+	}
+};
+
+#ifdef __CUDACC__
 
 __device__ __forceinline__ uint32_t smem_addr(const void *p)
 {
@@ -113,13 +175,13 @@ __device__ __forceinline__ void cp_async_wait()
 	asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
-/* A 16-byte shared-memory read. Volatile, like the matrix instructions, so
+/* An 8-byte shared-memory read. Volatile, like the matrix instructions, so
  * that the compiler keeps the order of the mainloop: fragments loaded one
  * m16 group ahead of the products, not all at once (which would need more
- * than 255 registers). */
-__device__ __forceinline__ void lds128(double &x, double &y, uint32_t addr)
+ * registers than a thread has). */
+__device__ __forceinline__ void lds64(double &x, uint32_t addr)
 {
-	asm volatile("ld.shared.v2.f64 {%0, %1}, [%2];\n" : "=d"(x), "=d"(y) : "r"(addr) : "memory");
+	asm volatile("ld.shared.f64 %0, [%1];\n" : "=d"(x) : "r"(addr) : "memory");
 }
 
 __device__ __forceinline__ int clamp_bytes(int64_t elems, int cap)
@@ -127,20 +189,17 @@ __device__ __forceinline__ int clamp_bytes(int64_t elems, int cap)
 	return elems <= 0 ? 0 : (elems * 8 >= cap ? cap : (int)(elems * 8));
 }
 
-/* The KX swizzle of a row group q = (k >> 2) & 3. */
-template <bool IS_A>
-__device__ __forceinline__ constexpr int kx_swz(int q)
-{
-	return IS_A ? q : ((q & 1) | ((q & 2) << 1));
-}
-
 /*
- * The copy of one operand's tile (x = m for A, n for B) into a stage.
+ * The copy of one operand's X x 16 tile into a stage by THREADS threads.
  * XK: element (x, kk) at p[x * ld + kk]; KX: at p[kk * ld + x].
  */
-template <bool XK, bool IS_A>
+template <bool XK, int X, int THREADS>
 struct TileLoader {
-	static constexpr int LS = IS_A ? 3 : 2;
+	/* XK: rows per pass of 16-byte (RV) or 8-byte (RS) copies; KX: k rows. */
+	static constexpr int RV = XK ? THREADS / 8 : THREADS / (X / 2);
+	static constexpr int RS = XK ? THREADS / 16 : THREADS / X;
+	static_assert(RV >= 1 && RS >= 1, "tile too wide for the block");
+	static_assert(!XK || (RV % 4 == 0 && RS % 4 == 0), "XK passes must keep x & 3");
 	const double *g; /* this thread's first element at k = k0 of the current step */
 	int64_t ld;
 	int64_t klim;    /* valid k in [0, klim) relative to the tile origin */
@@ -150,15 +209,15 @@ struct TileLoader {
 	                                     int64_t ks, int vec, int tid)
 	{
 		ld = ld_;
-		xlim = (xs - x0 < 2 * BM) ? (int)(xs - x0) : 2 * BM;
+		xlim = (xs - x0 < X) ? (int)(xs - x0) : X;
 		klim = ks - k0;
 		if (XK) {
 			const int xr = vec ? tid >> 3 : tid >> 4;
 			const int kk = vec ? (tid & 7) * 2 : tid & 15;
 			g = p + (x0 + xr) * ld + k0 + kk;
 		} else {
-			const int kr = vec ? tid >> 6 : tid >> 7;
-			const int xx = vec ? (tid & 63) * 2 : tid & 127;
+			const int kr = vec ? tid / (X / 2) : tid / X;
+			const int xx = vec ? (tid % (X / 2)) * 2 : tid % X;
 			g = p + (k0 + kr) * ld + x0 + xx;
 		}
 	}
@@ -172,49 +231,45 @@ struct TileLoader {
 			if (vec) {
 				const int xr = tid >> 3, kc = tid & 7;
 				const int bytes_k = clamp_bytes(klim - kb - 2 * kc, 16);
-				const uint32_t s0 = s + (uint32_t)(xr * 8 + (kc ^ ((xr >> LS) & 1))) * 16;
+				const uint32_t s0 = s + (uint32_t)xk_index(xr, 2 * kc) * 8;
 #pragma unroll
-				for (int p = 0; p < 4; ++p) {
-					const int bytes = (xr + 32 * p < xlim) ? bytes_k : 0;
-					const double *src = g + (int64_t)(32 * p) * ld;
-					cp_async16_edge(s0 + p * 32 * 8 * 16, src, base, bytes);
+				for (int p = 0; p < X / RV; ++p) {
+					const int bytes = (xr + RV * p < xlim) ? bytes_k : 0;
+					const double *src = g + (int64_t)(RV * p) * ld;
+					cp_async16_edge(s0 + p * RV * BK * 8, src, base, bytes);
 				}
 			} else {
 				const int xr = tid >> 4, kk = tid & 15;
 				const int bytes_k = (kb + kk < klim) ? 8 : 0;
-				const uint32_t s0 =
-				    s + (uint32_t)((xr * 8 + ((kk >> 1) ^ ((xr >> LS) & 1))) * 2 + (kk & 1)) * 8;
+				const uint32_t s0 = s + (uint32_t)xk_index(xr, kk) * 8;
 #pragma unroll
-				for (int p = 0; p < 8; ++p) {
-					const int bytes = (xr + 16 * p < xlim) ? bytes_k : 0;
-					const double *src = g + (int64_t)(16 * p) * ld;
-					cp_async8(s0 + p * 16 * 8 * 16, bytes ? src : base, bytes);
+				for (int p = 0; p < X / RS; ++p) {
+					const int bytes = (xr + RS * p < xlim) ? bytes_k : 0;
+					const double *src = g + (int64_t)(RS * p) * ld;
+					cp_async8(s0 + p * RS * BK * 8, bytes ? src : base, bytes);
 				}
 			}
 			g += BK;
 		} else {
 			if (vec) {
-				const int kr = tid >> 6, xc = tid & 63;
+				const int kr = tid / (X / 2), xc = tid % (X / 2);
 				const int bytes_x = clamp_bytes((int64_t)(xlim - 2 * xc), 16);
 #pragma unroll
-				for (int p = 0; p < 4; ++p) {
-					const int kq = kr + 4 * p; /* (kq >> 2) & 3 == p */
+				for (int p = 0; p < BK / RV; ++p) {
+					const int kq = kr + RV * p;
 					const int bytes = (kb + kq < klim) ? bytes_x : 0;
-					const double *src = g + (int64_t)(4 * p) * ld;
-					const uint32_t d = s + (uint32_t)(kq * 64 + (xc ^ kx_swz<IS_A>(p))) * 16;
-					cp_async16_edge(d, src, base, bytes);
+					const double *src = g + (int64_t)(RV * p) * ld;
+					cp_async16_edge(s + (uint32_t)kx_index<X>(kq, 2 * xc) * 8, src, base, bytes);
 				}
 			} else {
-				const int kr = tid >> 7, xx = tid & 127;
+				const int kr = tid / X, xx = tid % X;
 				const int bytes_x = (xx < xlim) ? 8 : 0;
 #pragma unroll
-				for (int p = 0; p < 8; ++p) {
-					const int kq = kr + 2 * p; /* (kq >> 2) & 3 == p >> 1 */
+				for (int p = 0; p < BK / RS; ++p) {
+					const int kq = kr + RS * p;
 					const int bytes = (kb + kq < klim) ? bytes_x : 0;
-					const double *src = g + (int64_t)(2 * p) * ld;
-					const uint32_t d =
-					    s + (uint32_t)((kq * 64 + ((xx >> 1) ^ kx_swz<IS_A>(p >> 1))) * 2 + (xx & 1)) * 8;
-					cp_async8(d, bytes ? src : base, bytes);
+					const double *src = g + (int64_t)(RS * p) * ld;
+					cp_async8(s + (uint32_t)kx_index<X>(kq, xx) * 8, bytes ? src : base, bytes);
 				}
 			}
 			g += (int64_t)BK * ld;
@@ -222,114 +277,71 @@ struct TileLoader {
 	}
 };
 
-/* A thread's byte offsets of its fragments in a stage's A and B tiles
- * (lane g, t; warp piece at wm, wn); the rest of each address is constant. */
-template <bool A_XK, bool B_XK>
-struct FragOffsets {
-	uint32_t a[4], b[2];
-
-	__device__ __forceinline__ void init(int wm, int wn, int g, int t)
-	{
-		if (A_XK) {
-			/* row wm + 8g + r, chunks 2t, 2t + 1 swizzled by g & 1 */
-			a[0] = (uint32_t)(((wm + 8 * g) * 8 + ((2 * t) ^ (g & 1))) * 16);
-			a[1] = (uint32_t)(((wm + 8 * g) * 8 + ((2 * t + 1) ^ (g & 1))) * 16);
-			a[2] = a[3] = 0;
-		} else {
-			/* row 4t + v, chunk (wm / 2 + 4g + mi) ^ t */
-#pragma unroll
-			for (int mi = 0; mi < 4; ++mi)
-				a[mi] = (uint32_t)((4 * t * 64 + ((wm / 2 + 4 * g + mi) ^ t)) * 16);
-		}
-		if (B_XK) {
-			/* row wn + 4g + j, chunks 2t, 2t + 1 swizzled by g & 1 */
-			b[0] = (uint32_t)(((wn + 4 * g) * 8 + ((2 * t) ^ (g & 1))) * 16);
-			b[1] = (uint32_t)(((wn + 4 * g) * 8 + ((2 * t + 1) ^ (g & 1))) * 16);
-		} else {
-			/* row 4t + v, chunks (wn / 2 + 2g + h) ^ F(t) */
-			const int f = kx_swz<false>(t);
-			b[0] = (uint32_t)((4 * t * 64 + ((wn / 2 + 2 * g) ^ f)) * 16);
-			b[1] = (uint32_t)((4 * t * 64 + ((wn / 2 + 2 * g + 1) ^ f)) * 16);
-		}
-	}
-};
-
-/* A's fragment for one m16 group mi of the warp: af[h][v] = A(8g + 2mi + h, 4t + v). */
-template <bool A_XK, bool B_XK>
-__device__ __forceinline__ void load_a(double (&af)[2][4], uint32_t sa, const FragOffsets<A_XK, B_XK> &o,
+/* A's fragment of m16 group mi: af[2v + h] = A(16 mi + g + 8h, t + 4v). */
+template <bool A_XK, bool B_XK, int BN>
+__device__ __forceinline__ void load_a(double (&af)[8], uint32_t sa, const FragOffsets<A_XK, B_XK, BN> &o,
                                        int mi)
 {
-	if (A_XK) {
 #pragma unroll
-		for (int h = 0; h < 2; ++h) {
-			lds128(af[h][0], af[h][1], sa + o.a[0] + (2 * mi + h) * 128);
-			lds128(af[h][2], af[h][3], sa + o.a[1] + (2 * mi + h) * 128);
-		}
-	} else {
+	for (int v = 0; v < 4; ++v)
 #pragma unroll
-		for (int v = 0; v < 4; ++v)
-			lds128(af[0][v], af[1][v], sa + o.a[mi] + v * 64 * 16);
-	}
+		for (int h = 0; h < 2; ++h)
+			lds64(af[2 * v + h], sa + o.a_off(mi, h, v));
 }
 
-/* B's fragments of the warp: bf[j][v] = B(4t + v, 4g + j). */
-template <bool A_XK, bool B_XK>
-__device__ __forceinline__ void load_b(double (&bf)[4][4], uint32_t sb, const FragOffsets<A_XK, B_XK> &o)
+/* B's fragments of the warp: bf[j][v] = B(t + 4v, 8j + g). */
+template <bool A_XK, bool B_XK, int BN>
+__device__ __forceinline__ void load_b(double (&bf)[4][4], uint32_t sb, const FragOffsets<A_XK, B_XK, BN> &o)
 {
-	if (B_XK) {
 #pragma unroll
-		for (int j = 0; j < 4; ++j) {
-			lds128(bf[j][0], bf[j][1], sb + o.b[0] + j * 128);
-			lds128(bf[j][2], bf[j][3], sb + o.b[1] + j * 128);
-		}
-	} else {
+	for (int j = 0; j < 4; ++j)
 #pragma unroll
-		for (int v = 0; v < 4; ++v) {
-			lds128(bf[0][v], bf[1][v], sb + o.b[0] + v * 64 * 16);
-			lds128(bf[2][v], bf[3][v], sb + o.b[1] + v * 64 * 16);
-		}
-	}
+		for (int v = 0; v < 4; ++v)
+			lds64(bf[j][v], sb + o.b_off(j, v));
 }
 
 /* The tile of C at (tm, tn), k range [k0, k1): the mainloop of Mma (a
- * class with a static step(acc, af, bf, mi): the products of one m16 group
- * over one k step of 16), then the epilogue. smem holds STAGES stages. */
-template <class Mma, bool A_XK, bool B_XK, int STAGES>
+ * class with a static step(acc, af, bf): the products of one m16 group over
+ * one k step of 16), then the epilogue. smem holds STAGES stages. */
+template <class Mma, bool A_XK, bool B_XK, int BN, int STAGES>
 __device__ __forceinline__ void tile(const Params &P, unsigned char *smem, int64_t tm, int64_t tn,
                                      int64_t k0, int64_t k1, double *c, double alpha, double beta,
                                      int vec_c, int64_t ldc)
 {
+	constexpr int THREADS = threads_of(BN), SB = stage_bytes(BN), A_BYTES = BM * BK * 8;
 	const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
 	const int g = lane >> 2, t = lane & 3;
 	const int wm = (warp & 1) * 64, wn = (warp >> 1) * 32;
 	const int64_t m0 = tm * BM, n0 = tn * BN;
 
-	TileLoader<A_XK, true> la;
-	TileLoader<B_XK, false> lb;
+	TileLoader<A_XK, BM, THREADS> la;
+	TileLoader<B_XK, BN, THREADS> lb;
 	la.init(P.a, P.lda, m0, P.m, k0, k1, P.a_vec, tid);
 	lb.init(P.b, P.ldb, n0, P.n, k0, k1, P.b_vec, tid);
 
 	const uint32_t s_base = smem_addr(smem);
-	FragOffsets<A_XK, B_XK> fo;
+	FragOffsets<A_XK, B_XK, BN> fo;
 	fo.init(wm, wn, g, t);
 	const int64_t ksteps = (k1 - k0 + BK - 1) / BK;
 
 #pragma unroll
 	for (int s = 0; s < STAGES - 1; ++s) {
 		if (s < ksteps) {
-			const uint32_t st = s_base + s * STAGE_BYTES;
+			const uint32_t st = s_base + s * SB;
 			la.load(st, (int64_t)s * BK, tid, P.a, P.a_vec);
-			lb.load(st + TILE_DOUBLES * 8, (int64_t)s * BK, tid, P.b, P.b_vec);
+			lb.load(st + A_BYTES, (int64_t)s * BK, tid, P.b, P.b_vec);
 		}
 		cp_async_commit();
 	}
 
-	double acc[8][8];
+	double acc[4][4][4];
 #pragma unroll
-	for (int r = 0; r < 8; ++r)
+	for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
-		for (int q = 0; q < 8; ++q)
-			acc[r][q] = 0.0;
+		for (int j = 0; j < 4; ++j)
+#pragma unroll
+			for (int r = 0; r < 4; ++r)
+				acc[mi][j][r] = 0.0;
 
 	int rd = 0, wr = STAGES - 1;
 	for (int64_t ks = 0; ks < ksteps; ++ks) {
@@ -337,53 +349,54 @@ __device__ __forceinline__ void tile(const Params &P, unsigned char *smem, int64
 		__syncthreads();
 		const int64_t pf = ks + STAGES - 1;
 		if (pf < ksteps) {
-			const uint32_t st = s_base + wr * STAGE_BYTES;
+			const uint32_t st = s_base + wr * SB;
 			la.load(st, pf * BK, tid, P.a, P.a_vec);
-			lb.load(st + TILE_DOUBLES * 8, pf * BK, tid, P.b, P.b_vec);
+			lb.load(st + A_BYTES, pf * BK, tid, P.b, P.b_vec);
 		}
 		cp_async_commit();
 		wr = (wr + 1 == STAGES) ? 0 : wr + 1;
 
-		const uint32_t sa = s_base + rd * STAGE_BYTES, sb = sa + TILE_DOUBLES * 8;
+		const uint32_t sa = s_base + rd * SB, sb = sa + A_BYTES;
 		rd = (rd + 1 == STAGES) ? 0 : rd + 1;
-		double bf[4][4], af[2][2][4];
-		load_b(bf, sb, fo);
+		double bf[4][4], af[2][8];
 		load_a(af[0], sa, fo, 0);
+		load_b(bf, sb, fo);
 #pragma unroll
 		for (int mi = 0; mi < 4; ++mi) {
 			if (mi < 3)
 				load_a(af[(mi + 1) & 1], sa, fo, mi + 1);
-			Mma::step(acc, af[mi & 1], bf, mi);
+			Mma::step(acc[mi], af[mi & 1], bf);
 		}
 	}
 	cp_async_wait<0>();
 
-	/* Epilogue: C(8g + r, 8t + q) of the warp's piece. */
-	const int64_t row0 = m0 + wm + 8 * g, col0 = n0 + wn + 8 * t;
-	const bool full = (row0 + 8 <= P.m) && (col0 + 8 <= P.n);
+	/* Epilogue: acc[mi][j][2h + e] = C(16 mi + g + 8h, 8j + 2t + e) of the
+	 * warp's piece. */
 #pragma unroll
-	for (int r = 0; r < 8; ++r) {
-		const int64_t i = row0 + r;
-		double *cr = c + i * ldc + col0;
-		if (full && vec_c) {
+	for (int mi = 0; mi < 4; ++mi) {
 #pragma unroll
-			for (int q = 0; q < 8; q += 2) {
-				double2 v = make_double2(alpha * acc[r][q], alpha * acc[r][q + 1]);
-				if (beta != 0.0) {
-					const double2 o = *reinterpret_cast<const double2 *>(cr + q);
-					v.x = fma(beta, o.x, v.x);
-					v.y = fma(beta, o.y, v.y);
-				}
-				*reinterpret_cast<double2 *>(cr + q) = v;
-			}
-		} else if (i < P.m) {
+		for (int h = 0; h < 2; ++h) {
+			const int64_t i = m0 + wm + 16 * mi + 8 * h + g;
+			if (i >= P.m)
+				continue;
+			double *cr = c + i * ldc;
 #pragma unroll
-			for (int q = 0; q < 8; ++q) {
-				if (col0 + q < P.n) {
-					double v = alpha * acc[r][q];
-					if (beta != 0.0)
-						v = fma(beta, cr[q], v);
-					cr[q] = v;
+			for (int j = 0; j < 4; ++j) {
+				const int64_t col = n0 + wn + 8 * j + 2 * t;
+				const double v0 = alpha * acc[mi][j][2 * h], v1 = alpha * acc[mi][j][2 * h + 1];
+				if (vec_c && col + 1 < P.n) {
+					double2 v = make_double2(v0, v1);
+					if (beta != 0.0) {
+						const double2 o = *reinterpret_cast<const double2 *>(cr + col);
+						v.x = fma(beta, o.x, v.x);
+						v.y = fma(beta, o.y, v.y);
+					}
+					*reinterpret_cast<double2 *>(cr + col) = v;
+				} else {
+					if (col < P.n)
+						cr[col] = (beta != 0.0) ? fma(beta, cr[col], v0) : v0;
+					if (col + 1 < P.n)
+						cr[col + 1] = (beta != 0.0) ? fma(beta, cr[col + 1], v1) : v1;
 				}
 			}
 		}
@@ -394,7 +407,7 @@ __device__ __forceinline__ void tile(const Params &P, unsigned char *smem, int64
  * that blocks running together share panels of A and B in L2; with split-K
  * the tile index runs over splits x tiles, each split writing its partial
  * product (alpha 1, beta 0) to its plane of the workspace P.c. */
-template <class Mma, bool A_XK, bool B_XK, int STAGES>
+template <class Mma, bool A_XK, bool B_XK, int BN, int STAGES>
 __device__ __forceinline__ void run(const Params &P, unsigned char *smem)
 {
 	const int64_t per_split = P.tiles_m * P.tiles_n;
@@ -410,14 +423,16 @@ __device__ __forceinline__ void run(const Params &P, unsigned char *smem)
 		const int64_t k0 = z * P.k_split;
 		const int64_t k1 = (k0 + P.k_split < P.k) ? k0 + P.k_split : P.k;
 		if (P.splits > 1)
-			tile<Mma, A_XK, B_XK, STAGES>(P, smem, tm, tn, k0, k1, P.c + z * P.split_plane, 1.0, 0.0,
-			                              P.c_vec, P.n);
+			tile<Mma, A_XK, B_XK, BN, STAGES>(P, smem, tm, tn, k0, k1, P.c + z * P.split_plane, 1.0, 0.0,
+			                                  P.c_vec, P.n);
 		else
-			tile<Mma, A_XK, B_XK, STAGES>(P, smem, tm, tn, k0, k1, P.c, P.alpha, P.beta, P.c_vec,
-			                              P.ldc);
+			tile<Mma, A_XK, B_XK, BN, STAGES>(P, smem, tm, tn, k0, k1, P.c, P.alpha, P.beta, P.c_vec,
+			                                  P.ldc);
 		__syncthreads(); /* the next tile refills the stages */
 	}
 }
+
+#endif /* __CUDACC__ */
 
 } /* namespace gk_dmma */
 
