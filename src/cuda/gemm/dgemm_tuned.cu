@@ -2,7 +2,8 @@
  * dgemm_tuned.cu - the launcher of the tuned DGEMM (cuda.dgemm, "auto" for
  * double on the GPU): FP64 tensor cores, DMMA 16x8x16 on sm_90 and newer
  * (dgemm_dmma_sm90.cuh), DMMA 8x8x4 on sm_80 to sm_89 (dgemm_dmma_sm80.cuh),
- * both on the 128 x 128 x 16 cp.async tile of dgemm_dmma_tile.cuh.
+ * on the cp.async tiles of dgemm_dmma_tile.cuh: 128 x 64 (4 warps, two
+ * blocks per multiprocessor) on sm_90, 128 x 128 (8 warps) on sm_8x.
  *
  * The choices made here, per call:
  *   - the kernel by the device's compute capability (below 8.0: no FP64
@@ -13,9 +14,10 @@
  *   - 16-byte copies for an operand whose pointer is 16-byte aligned and
  *     whose other stride is even, 8-byte copies otherwise; 16-byte stores of
  *     C likewise (c aligned, rs_c even);
- *   - split-K when the tiles of C fill less than half of the
- *     multiprocessors and k is long (>= 16 steps of 16): S ranges of k, each
- *     at least 8 steps, S x tiles <= multiprocessors; the partial products go
+ *   - split-K when the tiles of C fill less than half of the block slots
+ *     (multiprocessors x blocks per multiprocessor) and k is long (>= 16
+ *     steps of 16): S ranges of k, each at least 8 steps, S x tiles <=
+ *     slots; the partial products go
  *     to a stream-ordered workspace (cudaMallocAsync) and a reduction kernel
  *     adds them in a fixed order, so the result does not depend on timing.
  *     If the workspace cannot be had, the product runs without split-K.
@@ -25,11 +27,16 @@
 #include "dgemm_dmma_sm80.cuh"
 #include "dgemm_dmma_sm90.cuh"
 
+/* sm_90: the 128 x 64 tile (4 warps) with 4 stages of 24 KB, so that two
+ * blocks share a multiprocessor (2 x 96 KB of shared memory, 2 x 128
+ * threads x 255 registers); sm_8x: the 128 x 128 tile (8 warps), 3 stages
+ * of 32 KB (fits the 99 KB of sm_86 / sm_89). */
 #ifndef GK_DGEMM_SM90_STAGES
-#define GK_DGEMM_SM90_STAGES 5 /* 160 KB; measured 3-6% faster than 4 on the H100 */
+#define GK_DGEMM_SM90_STAGES 4
 #endif
+#define GK_DGEMM_SM90_BN 64
 #define GK_DGEMM_SM80_STAGES 3
-#define GK_DGEMM_BN 128 /* the tile is 128 x GK_DGEMM_BN */
+#define GK_DGEMM_SM80_BN 128
 
 namespace {
 
@@ -61,18 +68,20 @@ __global__ void __launch_bounds__(256) dgemm_splitk_reduce(const double *__restr
 template <bool A_XK, bool B_XK>
 gk_status launch_tile(const char *fn, int major, const Params &P, int64_t blocks, cudaStream_t st)
 {
-	constexpr int BN = GK_DGEMM_BN;
-	constexpr int threads = gk_dmma::threads_of(BN);
 	if (major >= 9) {
+		constexpr int BN = GK_DGEMM_SM90_BN;
 		const int smem = GK_DGEMM_SM90_STAGES * gk_dmma::stage_bytes(BN);
 		auto kern = gk_dmma::dgemm_dmma_sm90_kernel<A_XK, B_XK, BN, GK_DGEMM_SM90_STAGES>;
 		GK_CUDA_TRY(fn, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-		kern<<<(unsigned)blocks, threads, smem, st>>>(P);
+		GK_CUDA_TRY(fn, cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
+		                                     (int)cudaSharedmemCarveoutMaxShared));
+		kern<<<(unsigned)blocks, gk_dmma::threads_of(BN), smem, st>>>(P);
 	} else {
+		constexpr int BN = GK_DGEMM_SM80_BN;
 		const int smem = GK_DGEMM_SM80_STAGES * gk_dmma::stage_bytes(BN);
 		auto kern = gk_dmma::dgemm_dmma_sm80_kernel<A_XK, B_XK, BN, GK_DGEMM_SM80_STAGES>;
 		GK_CUDA_TRY(fn, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-		kern<<<(unsigned)blocks, threads, smem, st>>>(P);
+		kern<<<(unsigned)blocks, gk_dmma::threads_of(BN), smem, st>>>(P);
 	}
 	GK_CUDA_LAUNCHED(fn);
 	return GK_OK;
@@ -145,7 +154,9 @@ extern "C" gk_status gk_cuda_dgemm_tuned(const gk_cuda_dgemm_args *p)
 	P.b_vec = aligned16(p->b) && (ldb % 2 == 0);
 	P.c_vec = aligned16(p->c) && (p->rs_c % 2 == 0);
 	P.tiles_m = (p->m + gk_dmma::BM - 1) / gk_dmma::BM;
-	P.tiles_n = (p->n + GK_DGEMM_BN - 1) / GK_DGEMM_BN;
+	const int64_t bn = major >= 9 ? GK_DGEMM_SM90_BN : GK_DGEMM_SM80_BN;
+	const int64_t per_sm = major >= 9 ? 2 : 1; /* blocks of the tile per multiprocessor */
+	P.tiles_n = (p->n + bn - 1) / bn;
 	P.k_split = p->k;
 	P.splits = 1;
 	P.split_plane = 0;
@@ -154,10 +165,10 @@ extern "C" gk_status gk_cuda_dgemm_tuned(const gk_cuda_dgemm_args *p)
 	/* Split-K for few tiles and a long k. */
 	const int64_t tiles = P.tiles_m * P.tiles_n;
 	const int64_t ksteps = (p->k + gk_dmma::BK - 1) / gk_dmma::BK;
-	const int64_t sms = p->sm_count > 0 ? p->sm_count : 1;
+	const int64_t slots = (p->sm_count > 0 ? p->sm_count : 1) * per_sm;
 	int64_t splits = 1;
-	if (2 * tiles <= sms && ksteps >= 16) {
-		splits = sms / tiles;
+	if (2 * tiles <= slots && ksteps >= 16) {
+		splits = slots / tiles;
 		if (splits > ksteps / 8)
 			splits = ksteps / 8;
 	}
