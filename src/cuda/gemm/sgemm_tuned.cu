@@ -129,40 +129,6 @@ double model(const cfg_info &c, int64_t m, int64_t n, int64_t k, int64_t splits,
 	return t;
 }
 
-choice choose(int64_t m, int64_t n, int64_t k, int sms);
-
-/* Wave quantization: when the tiles of one launch leave its last wave
- * mostly idle (e.g. 4097^3: 1089 tiles of 128 x 128 on 264 slots, 4.1
- * waves), the rows of C are cut in two: the first m1 rows, a whole number
- * of tile rows that fill the full waves, and the remaining rows as a
- * second, thin product with its own choice (usually split-K, which spreads
- * it over all SMs). Returns m1, or 0 when the last wave is more than half
- * full or the model sees no gain of at least 3% (after the second launch's
- * fixed cost). Shape alone decides. */
-constexpr double LAUNCH_S = 5e-6;
-int64_t tail_rows(int64_t m, int64_t n, int64_t k, int sms, const choice &ch)
-{
-	const cfg_info &c = cfg_table[ch.cfg];
-	if (ch.splits != 1)
-		return 0;
-	const int64_t tn = cdiv(n, c.bn), tm = cdiv(m, c.bm);
-	const int64_t slots = (int64_t)c.resident * sms;
-	const int64_t waves = cdiv(tm * tn, slots);
-	/* Only a last wave at most half full: a fuller one costs little, and
-	 * the model's whole-block granularity overstates it. */
-	if (waves < 2 || 2 * (tm * tn - (waves - 1) * slots) > slots)
-		return 0;
-	const int64_t rows1 = (waves - 1) * slots / tn; /* tile rows within the full waves */
-	if (rows1 < 1 || rows1 >= tm)
-		return 0;
-	const int64_t m1 = rows1 * c.bm;
-	const choice ch2 = choose(m - m1, n, k, sms);
-	const double whole = model(c, m, n, k, 1, k, sms);
-	const double parts = model(c, m1, n, k, 1, k, sms) +
-	                     model(cfg_table[ch2.cfg], m - m1, n, k, ch2.splits, ch2.k_split, sms) + LAUNCH_S;
-	return parts < 0.97 * whole ? m1 : 0;
-}
-
 choice choose(int64_t m, int64_t n, int64_t k, int sms)
 {
 	choice best = {CFG_L, 1, k};
@@ -239,8 +205,6 @@ gk_status gk_cuda_sgemm_tuned_with(const gk_cuda_sgemm_args *a, int cfg, int64_t
 		ch.splits = s;
 		ch.k_split = ks;
 	}
-	/* A forced choice runs as one product. */
-	const int64_t m1 = cfg < 0 && splits < 1 ? tail_rows(m, n, k, sms, ch) : 0;
 	params p = {};
 	p.m = m; p.n = n; p.k = k;
 	p.a = a->a; p.rs_a = a->rs_a; p.cs_a = a->cs_a;
@@ -294,31 +258,9 @@ gk_status gk_cuda_sgemm_tuned_with(const gk_cuda_sgemm_args *a, int cfg, int64_t
 			(void)cudaGetLastError();
 		}
 	}
-	gk_status st;
-	if (m1 > 0) {
-		/* Rows [0, m1) with this choice, rows [m1, m) with their own. */
-		choice ch2 = choose(m - m1, n, k, sms);
-		gk_cuda_sgemm_args a1 = *a, a2 = *a;
-		params p1 = p, p2 = p;
-		a1.m = p1.m = m1;
-		a2.m = p2.m = m - m1;
-		a2.a = a->a + m1 * a->rs_a;
-		p2.a = p.a + m1 * p.rs_a; /* the copy's rows, or A's own */
-		a2.c = a->c + m1 * a->rs_c;
-		if (!avec && !bvec) {
-			ch.cfg = cfg_table[ch.cfg].both_scalar;
-			ch2.cfg = cfg_table[ch2.cfg].both_scalar;
-		}
-		/* p2's A stays 16-byte aligned: m1 is a multiple of 64, and a
-		 * K-contiguous A moves by m1 rows of a multiple of 4. */
-		st = run_product(&a1, p1, cfg_table[ch.cfg], ch, avec, bvec, stream);
-		if (st == GK_OK)
-			st = run_product(&a2, p2, cfg_table[ch2.cfg], ch2, avec, bvec, stream);
-	} else {
-		if (!avec && !bvec) /* same BK or a divisor of it: k_split stays a multiple */
-			ch.cfg = cfg_table[ch.cfg].both_scalar;
-		st = run_product(a, p, cfg_table[ch.cfg], ch, avec, bvec, stream);
-	}
+	if (!avec && !bvec) /* same BK or a divisor of it: k_split stays a multiple */
+		ch.cfg = cfg_table[ch.cfg].both_scalar;
+	gk_status st = run_product(a, p, cfg_table[ch.cfg], ch, avec, bvec, stream);
 	cudaError_t e = cudaSuccess;
 	if (pa)
 		e = cudaFreeAsync(pa, stream);
