@@ -33,12 +33,6 @@
  *     and its leading dimension a multiple of 4: 16-byte cp.async.cg straight
  *     into the k-major layout; chunks that cross the edge of the matrix copy
  *     only their valid bytes and zero-fill the rest (src-size < 16).
- *   KVEC (A only, A_KVEC, with B on VEC): A K-contiguous (cs_a == 1), its
- *     pointer 16-byte aligned and rs_a a multiple of 4 (the row-major A of
- *     an NN product): 16-byte loads along K into registers, stored
- *     transposed into the k-major stage one tile later (kloader below).
- *     Configurations whose staging registers would not fit (cfg::AKV false)
- *     do not build it; the launcher then copies A or takes SCALAR.
  *   SCALAR (false): any strides (in practice the K-contiguous operand, or an
  *     unaligned one, when the launcher does not copy it into the VEC
  *     layout first): 4-byte cp.async.ca, one element each, transposed on
@@ -52,9 +46,7 @@
  * no element outside the matrices is read.
  *
  * Pipeline. STAGES - 1 tiles of K are in flight while one is computed; one
- * __syncthreads per tile of K. On the KVEC path A's part of the newest tile
- * waits in registers during one tile of compute and is stored to its stage
- * (not the one being read) before the next barrier.
+ * __syncthreads per tile of K.
  *
  * Epilogue. beta == 0 never reads C. Rows of 4 columns are written with one
  * 16-byte store when C's pointer and rs_c allow it (c_vec) and the 4
@@ -82,8 +74,6 @@ struct params {
 	int group_m;          /* tile rows per group of the grouped order */
 	int a_kfast, b_kfast; /* SCALAR loads: threads walk K first */
 	int c_vec;            /* 16-byte stores of C allowed */
-	int a_kvec;           /* A K-contiguous with 16-byte aligned rows: the
-	                       * A_KVEC path where the configuration has it */
 };
 
 __device__ __forceinline__ uint32_t smem_u32(const void *p)
@@ -245,113 +235,7 @@ struct loader<NT, BK, ROWLEN, false, FAST> {
 			}
 		}
 	}
-};
-
-/*
- * 16-byte loads along K, for an operand that is K-contiguous (rs_k == 1)
- * with 16-byte aligned rows (pointer aligned, leading dimension rs_mn a
- * multiple of 4): the row-major A of the usual NN product. cp.async cannot
- * transpose, so the loads go through registers: fetch() issues LDG.128s of
- * one tile of K into v[], store() writes them transposed into the k-major
- * stage (4 STS.32 per chunk). The kernel fetches tile t + STAGES - 1 at the
- * top of iteration t and stores it after computing tile t, so one tile of
- * FFMA covers the load latency (register-staged double buffering).
- *
- * Mapping: chunk pairs (32 contiguous bytes: 8 elements along K of one row)
- * are numbered q = s * NT/2 + tid/2 (s: the slot), row q % ROWLEN, pair
- * q / ROWLEN; lane parity picks the chunk of the pair. So a warp reads 16
- * rows x 32 bytes per slot, and its stores (row 8 p + 4 h + e of the stage,
- * column m) fall in banks 16 h + 4 e + m (mod 32): 16 consecutive m per
- * half, no conflict (the pitch ROWLEN + 4 is 4 mod 32).
- * Edges: rows outside M/N and elements past K are zeros; a tile that ends
- * inside K loads element by element, so nothing past the matrix is read.
- */
-template <int NT, int BK, int ROWLEN>
-struct kloader {
-	static constexpr int HALF = NT / 2;
-	static constexpr int SLOTS = ROWLEN * BK / 4 / NT;
-	static_assert(BK % 8 == 0 && ROWLEN % 32 == 0 && SLOTS >= 1 && SLOTS <= 32, "k-vec loader shape");
-	static_assert((ROWLEN * BK / 4) % NT == 0 && (HALF % ROWLEN == 0 || ROWLEN % HALF == 0),
-	              "k-vec loader mapping");
-	/* Offsets of slot s from slot 0: rows and pairs. */
-	__host__ __device__ static constexpr int dm(int s) { return (s * HALF) % ROWLEN; }
-	__host__ __device__ static constexpr int dp(int s) { return (s * HALF) / ROWLEN; }
-
-	float4 v[SLOTS];
-	const float *g;   /* slot 0's chunk at k = k0 */
-	int64_t rs;       /* elements between rows (along M/N) */
-	int s_off;        /* floats: slot 0's first element in a stage */
-	int k_first;      /* k of slot 0's chunk within a tile */
-	uint32_t mn_ok;   /* bit s: slot s's row inside M/N */
-
-	__device__ __forceinline__ void init(const float *p, int64_t rs_mn, int64_t mn0, int64_t mn_len, int64_t k0,
-	                                     int tid)
-	{
-		const int h = tid & 1, r = tid >> 1;
-		const int m = r % ROWLEN;
-		k_first = 8 * (r / ROWLEN) + 4 * h;
-		mn_ok = 0;
-#pragma unroll
-		for (int s = 0; s < SLOTS; ++s)
-			if (mn0 + m + dm(s) < mn_len)
-				mn_ok |= 1u << s;
-		rs = rs_mn;
-		g = p + (mn0 + m) * rs_mn + k0 + k_first;
-		s_off = k_first * (ROWLEN + 4) + m;
-	}
-
-	/* Load the tile whose first k is kt (relative to the split's k0) into
-	 * v[]; kend: elements of K left from k0. */
-	__device__ __forceinline__ void fetch(int64_t kt, int64_t kend)
-	{
-		const float *gp = g + kt;
-		if (kt + BK <= kend) {
-#pragma unroll
-			for (int s = 0; s < SLOTS; ++s)
-				v[s] = (mn_ok >> s) & 1u ? __ldg(reinterpret_cast<const float4 *>(gp + dm(s) * rs + 8 * dp(s)))
-				                         : make_float4(0.f, 0.f, 0.f, 0.f);
-		} else {
-			const int kl = (int)(kend - kt); /* valid elements of K in this tile, < BK */
-#pragma unroll
-			for (int s = 0; s < SLOTS; ++s) {
-				const float *q = gp + dm(s) * rs + 8 * dp(s);
-				const bool ok = (mn_ok >> s) & 1u;
-				const int kk = k_first + 8 * dp(s);
-				v[s].x = ok && kk < kl ? __ldg(q) : 0.f;
-				v[s].y = ok && kk + 1 < kl ? __ldg(q + 1) : 0.f;
-				v[s].z = ok && kk + 2 < kl ? __ldg(q + 2) : 0.f;
-				v[s].w = ok && kk + 3 < kl ? __ldg(q + 3) : 0.f;
-			}
-		}
-	}
-
-	/* Write v[] transposed into the k-major stage at `stage`. */
-	__device__ __forceinline__ void store(float *stage) const
-	{
-		constexpr int P = ROWLEN + 4;
-#pragma unroll
-		for (int s = 0; s < SLOTS; ++s) {
-			float *d = stage + s_off + 8 * dp(s) * P + dm(s);
-			d[0] = v[s].x;
-			d[P] = v[s].y;
-			d[2 * P] = v[s].z;
-			d[3 * P] = v[s].w;
-		}
-	}
-};
-
-template <bool B, class T, class F>
-struct pick {
-	using type = T;
-};
-template <class T, class F>
-struct pick<false, T, F> {
-	using type = F;
-};
-
-/* How the kernel loads A: 4-byte copies, 16-byte cp.async along M, or
- * 16-byte loads along K through registers. */
-enum { A_SCALAR = 0, A_VEC = 1, A_KVEC = 2 };
+};;
 
 /* Tile configuration. */
 template <int BM_, int BN_, int BK_, int WARPS_M_, int WARPS_N_, int LM_, int STAGES_, int MINB_>
@@ -379,20 +263,13 @@ struct cfg {
 #endif
 	static constexpr int MINB_FIT = SMEM_PER_SM / SMEM_BYTES < MINB ? SMEM_PER_SM / SMEM_BYTES : MINB;
 	static constexpr bool BOTH_SCALAR = (BK <= 8 && MINB <= 2) || NT <= 64;
-	/* Whether the K-contiguous 16-byte path of A (kloader, with B on the
-	 * 16-byte path) exists: its staging registers (4 per chunk, BM BK / 4 / NT
-	 * chunks per thread) fit without spilling. */
-	static constexpr int AKV_SLOTS = BM * BK / 4 / NT;
-	static constexpr bool AKV = AKV_SLOTS <= 4 && BK % 8 == 0;
 	static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tile in runs of 4");
 	static_assert(LM <= 8 && LN <= 8, "at most 8 distinct 16-byte words per LDS.128");
 };
 
-template <class C, int AM, bool BVEC>
+template <class C, bool AVEC, bool BVEC>
 __global__ void __launch_bounds__(C::NT, C::MINB_FIT) sgemm_kernel(const params p)
 {
-	constexpr bool AVEC = AM == A_VEC, AKV = AM == A_KVEC;
-	static_assert(!AKV || BVEC, "the K-contiguous A path runs with B on the 16-byte path");
 	constexpr int BM = C::BM, BN = C::BN, BK = C::BK, NT = C::NT;
 	constexpr int TM = C::TM, TN = C::TN, LM = C::LM, LN = C::LN;
 	constexpr int STAGES = C::STAGES;
@@ -420,11 +297,9 @@ __global__ void __launch_bounds__(C::NT, C::MINB_FIT) sgemm_kernel(const params 
 		const int64_t m0 = (first + in % gsize) * BM;
 		const int64_t n0 = (in / gsize) * BN;
 
-		typename pick<AKV, kloader<NT, BK, BM>, loader<NT, BK, BM, AVEC, BVEC>>::type la;
-		loader<NT, BK, BN, BVEC, AM != A_SCALAR> lb;
-		if constexpr (AKV)
-			la.init(p.a, p.rs_a, m0, p.m, k0, tid);
-		else if constexpr (AVEC)
+		loader<NT, BK, BM, AVEC, BVEC> la;
+		loader<NT, BK, BN, BVEC, AVEC> lb;
+		if constexpr (AVEC)
 			la.init(p.a, p.cs_a, m0, p.m, k0, tid, 0);
 		else
 			la.init2(p.a, p.rs_a, p.cs_a, m0, p.m, k0, tid, p.a_kfast);
@@ -441,14 +316,8 @@ __global__ void __launch_bounds__(C::NT, C::MINB_FIT) sgemm_kernel(const params 
 		for (int s = 0; s < STAGES - 1; ++s) {
 			if (s < ktiles) {
 				uint32_t st = s_base + s * STAGE_BYTES;
-				if constexpr (AKV) { /* B's copies in flight while A's loads wait */
-					lb.load(st + A_BYTES, (int64_t)s * BK, klen);
-					la.fetch((int64_t)s * BK, klen);
-					la.store(smem + s * C::STAGE_FLOATS);
-				} else {
-					la.load(st, (int64_t)s * BK, klen);
-					lb.load(st + A_BYTES, (int64_t)s * BK, klen);
-				}
+				la.load(st, (int64_t)s * BK, klen);
+				lb.load(st + A_BYTES, (int64_t)s * BK, klen);
 			}
 			cp_async_commit();
 		}
@@ -466,16 +335,15 @@ __global__ void __launch_bounds__(C::NT, C::MINB_FIT) sgemm_kernel(const params 
 			__syncthreads();
 			/* The stage written now was read in the previous iteration,
 			 * which every thread has finished (barrier above). */
-			const int64_t nk = kt + STAGES - 1;
-			if (nk < ktiles) {
-				uint32_t st = s_base + wr * STAGE_BYTES;
-				if constexpr (AKV)
-					la.fetch(nk * BK, klen); /* into registers; stored below */
-				else
+			{
+				int64_t nk = kt + STAGES - 1;
+				if (nk < ktiles) {
+					uint32_t st = s_base + wr * STAGE_BYTES;
 					la.load(st, nk * BK, klen);
-				lb.load(st + A_BYTES, nk * BK, klen);
+					lb.load(st + A_BYTES, nk * BK, klen);
+				}
+				cp_async_commit();
 			}
-			cp_async_commit();
 			const float *As = smem + rd * C::STAGE_FLOATS;
 			const float *Bs = As + BK * C::A_PITCH;
 #pragma unroll
@@ -497,12 +365,6 @@ __global__ void __launch_bounds__(C::NT, C::MINB_FIT) sgemm_kernel(const params 
 					for (int j = 0; j < TN; ++j)
 						acc[i][j] = fmaf(af[i], bf[j], acc[i][j]);
 			}
-			/* The K-contiguous A of tile nk, fetched above: stage wr is not
-			 * the one read in this iteration, and the next barrier comes
-			 * before anyone reads it. */
-			if constexpr (AKV)
-				if (nk < ktiles)
-					la.store(smem + wr * C::STAGE_FLOATS);
 			rd = rd + 1 == STAGES ? 0 : rd + 1;
 			wr = wr + 1 == STAGES ? 0 : wr + 1;
 		}
@@ -563,13 +425,11 @@ gk_status launch(params p, bool avec, bool bvec, unsigned splits, cudaStream_t s
 	dim3 grid((unsigned)(p.tiles < max_x ? p.tiles : max_x), 1, splits);
 	void (*kern)(const params) = NULL;
 	if (avec)
-		kern = bvec ? sgemm_kernel<C, A_VEC, true> : sgemm_kernel<C, A_VEC, false>;
-	else if (bvec && p.a_kvec && C::AKV)
-		kern = sgemm_kernel<C, C::AKV ? A_KVEC : A_SCALAR, true>;
+		kern = bvec ? sgemm_kernel<C, true, true> : sgemm_kernel<C, true, false>;
 	else if (bvec)
-		kern = sgemm_kernel<C, A_SCALAR, true>;
+		kern = sgemm_kernel<C, false, true>;
 	else if constexpr (C::BOTH_SCALAR)
-		kern = sgemm_kernel<C, A_SCALAR, false>;
+		kern = sgemm_kernel<C, false, false>;
 	else
 		return gk_set_error(GK_ERR_INTERNAL, "%s: no kernel for two 4-byte operands in this tile", fn);
 	if (C::SMEM_BYTES > 48 * 1024)

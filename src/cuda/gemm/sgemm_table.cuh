@@ -25,7 +25,6 @@ struct cfg_info {
 	double eff;               /* relative speed of a full wave, from measurements */
 	int both_scalar;          /* the configuration used when A and B both take the 4-byte path */
 	gk_status (*run)(const params &p, bool avec, bool bvec, unsigned splits, cudaStream_t stream);
-	bool akv;                 /* has the K-contiguous 16-byte path of A (cfg::AKV) */
 };
 
 gk_status run_l(const params &p, bool avec, bool bvec, unsigned splits, cudaStream_t stream);

@@ -20,10 +20,7 @@
  *
  * Load paths. A is loaded with 16-byte copies when it is M-contiguous
  * (rs_a == 1), 16-byte aligned and cs_a % 4 == 0; B when it is N-contiguous
- * (cs_b == 1), aligned and rs_b % 4 == 0. A K-contiguous A (cs_a == 1),
- * aligned and rs_a % 4 == 0, is loaded with 16-byte loads along K through
- * registers (the kernel's KVEC path) when B takes a 16-byte path and the
- * configuration has it, without a copy. Otherwise (the K-contiguous
+ * (cs_b == 1), aligned and rs_b % 4 == 0. Otherwise (the K-contiguous
  * operand of row-major A or column-major B, or an unaligned pointer or
  * leading dimension), for large products the operand is first copied into
  * a stream-ordered workspace in the 16-byte layout (sgemm_pack.cu); for
@@ -52,12 +49,12 @@ namespace gk_sg {
  * blocks per SM from the registers and shared memory of each (ptxas -v). */
 const cfg_info cfg_table[CFG_COUNT] = {
 	/* bm   bn   bk  resident eff   both 4-byte  run */
-	{128, 128, 8, 2, 1.00, CFG_L, run_l, cfg_l::AKV},
-	{128, 256, 8, 1, 0.975, CFG_H, run_h, cfg_h::AKV},
-	{128, 64, 8, 3, 0.92, CFG_L, run_m, cfg_m::AKV},
-	{64, 64, 32, 4, 0.82, CFG_S, run_s, cfg_s::AKV},
-	{128, 128, 16, 2, 0.97, CFG_L, run_l16, cfg_l16::AKV},
-	{64, 64, 32, 4, 0.83, CFG_S, run_s4, cfg_s4::AKV},
+	{128, 128, 8, 2, 1.00, CFG_L, run_l},
+	{128, 256, 8, 1, 0.975, CFG_H, run_h},
+	{128, 64, 8, 3, 0.92, CFG_L, run_m},
+	{64, 64, 32, 4, 0.82, CFG_S, run_s},
+	{128, 128, 16, 2, 0.97, CFG_L, run_l16},
+	{64, 64, 32, 4, 0.83, CFG_S, run_s4},
 };
 
 namespace {
@@ -214,18 +211,11 @@ gk_status gk_cuda_sgemm_tuned_with(const gk_cuda_sgemm_args *a, int cfg, int64_t
 	p.b_kfast = a->rs_b == 1;
 	bool avec = a->rs_a == 1 && (k == 1 || a->cs_a % 4 == 0) && ((uintptr_t)a->a & 15) == 0;
 	bool bvec = a->cs_b == 1 && (k == 1 || a->rs_b % 4 == 0) && ((uintptr_t)a->b & 15) == 0;
-	/* A K-contiguous with 16-byte aligned rows: 16-byte loads along K
-	 * (kloader), no copy, where the configuration has that path and B
-	 * takes the 16-byte path (directly or through its copy). */
-	const bool akv = !avec && a->cs_a == 1 && (m == 1 || a->rs_a % 4 == 0) && ((uintptr_t)a->a & 15) == 0;
-	p.a_kvec = akv;
 
 	/* Copies of the operands without a 16-byte path, where they pay. */
 	float *pa = NULL, *pb = NULL;
 	const double work = (double)m * n * k;
-	const bool want_pb = !bvec && m >= PACK_MIN && work >= PACK_MIN_WORK && 4 * cdiv(n, 4) * k * 4 <= MAX_PACK_BYTES;
-	const bool a_by_k = akv && cfg_table[ch.cfg].akv && (bvec || want_pb);
-	if (!avec && !a_by_k && n >= PACK_MIN && work >= PACK_MIN_WORK && 4 * cdiv(m, 4) * k * 4 <= MAX_PACK_BYTES) {
+	if (!avec && n >= PACK_MIN && work >= PACK_MIN_WORK && 4 * cdiv(m, 4) * k * 4 <= MAX_PACK_BYTES) {
 		const int64_t ld = cdiv(m, 4) * 4;
 		if (cudaMallocAsync((void **)&pa, (size_t)(ld * k) * sizeof(float), stream) == cudaSuccess) {
 			gk_status st = gk_sgemm_pack(pa, ld, k, m, a->a, a->cs_a, a->rs_a, stream);
@@ -234,14 +224,13 @@ gk_status gk_cuda_sgemm_tuned_with(const gk_cuda_sgemm_args *a, int cfg, int64_t
 				return st;
 			}
 			p.a = pa; p.rs_a = 1; p.cs_a = ld;
-			p.a_kvec = 0;
 			avec = true;
 		} else {
 			pa = NULL;
 			(void)cudaGetLastError(); /* no room: the 4-byte path instead */
 		}
 	}
-	if (want_pb) {
+	if (!bvec && m >= PACK_MIN && work >= PACK_MIN_WORK && 4 * cdiv(n, 4) * k * 4 <= MAX_PACK_BYTES) {
 		const int64_t ld = cdiv(n, 4) * 4;
 		if (cudaMallocAsync((void **)&pb, (size_t)(ld * k) * sizeof(float), stream) == cudaSuccess) {
 			gk_status st = gk_sgemm_pack(pb, ld, k, n, a->b, a->rs_b, a->cs_b, stream);
