@@ -31,6 +31,16 @@ enum {
 
 /* Vector v of a row: masked when it is the last one and cut short. */
 #define LOADV(p, v) (PART && (v) == NV - 1 ? _mm256_maskload_ps((p), mask) : _mm256_loadu_ps(p))
+/* The same for the rows of B in the k loop. With two vectors per row, the
+ * 12 accumulators, 2 for B and a broadcast leave no register for the mask:
+ * gcc kept an accumulator on the stack instead (a store and a reload in
+ * its chain every step; a 6 x 13 tile ran at 48-54 GFLOPS in L1 on a Zen 3
+ * core, 6 x 16 at 88-96). The mask is then read from memory at each use,
+ * one load more per step (6 x 13: 66-73 GFLOPS). */
+#define LOADB(p, v)                                                                \
+	(PART && (v) == NV - 1                                                     \
+	         ? _mm256_maskload_ps((p), NV == 2 ? *(const volatile __m256i *)&mem : mask) \
+	         : _mm256_loadu_ps(p))
 
 /* The tile with MV rows and NV vectors, constants after inlining
  * (MV * NV <= ACC); PART: the last vector is cut short to the lanes of
@@ -44,6 +54,7 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
                                                        __m256i mask)
 {
 	__m256 acc[ACC];
+	const __m256i mem = mask;
 #pragma GCC unroll 12
 	for (int q = 0; q < MV * NV; q++)
 		acc[q] = _mm256_setzero_ps();
@@ -52,7 +63,7 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 		__m256 bv[2];
 #pragma GCC unroll 2
 		for (int v = 0; v < NV; v++)
-			bv[v] = LOADV(b + VW * v, v);
+			bv[v] = LOADB(b + VW * v, v);
 #pragma GCC unroll 12
 		for (int i = 0; i < MV; i++) {
 			const __m256 ai = _mm256_broadcast_ss(a + i * rs_a);
