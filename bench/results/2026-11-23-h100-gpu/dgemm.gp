@@ -1,0 +1,20 @@
+# Redraw with: gnuplot dgemm.gp (in this directory)
+if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+  set terminal pngcairo size 1100,650 noenhanced font ",11"
+} else {
+  set terminal png size 1100,650 noenhanced
+}
+set output "dgemm.png"
+set title "DGEMM, row-major C = A*B, operands in GPU memory: NVIDIA H100 80GB HBM3 (sm_90, 79.2 GiB) (2026-11-23 20:06:47 UTC)"
+set xlabel "m x n x k"
+set ylabel "GFLOPS"
+set datafile separator "\t"
+set datafile missing "?"
+set grid
+set key outside right top
+set yrange [0:*]
+set xrange [0.5:11.5]
+set xtics rotate by -30
+plot \
+  "dgemm.dat" using 1:4:xtic(2) with linespoints lw 2 lc rgb "#d62728" pt 2 dt 1 title "cuda.dgemm", \
+  "dgemm.dat" using 1:5:xtic(2) with linespoints lw 2 lc rgb "#2ca02c" pt 3 dt 2 title "cuBLAS"
