@@ -190,8 +190,11 @@ static void put_table(const gemm_run *g, FILE *f, int ti, int dt, int which)
 	const int extra = which != T_LADDER;
 	const int ratio_col = extra && nref > 0 && nours > 0;
 	const int peak = extra && gemm_peak_for(g, dt, threads) != NULL;
-	fprintf(f, "\n## %s%s (GFLOPS, %d thread%s)\n\n", dt ? "DGEMM" : "SGEMM", which == T_LADDER ? " ladder" : "",
-	        threads, threads > 1 ? "s" : "");
+	if (g->ngpu == g->nc) /* GPU contenders only: no CPU thread count to name */
+		fprintf(f, "\n## %s%s (GFLOPS, GPU)\n\n", dt ? "DGEMM" : "SGEMM", which == T_LADDER ? " ladder" : "");
+	else
+		fprintf(f, "\n## %s%s (GFLOPS, %d thread%s)\n\n", dt ? "DGEMM" : "SGEMM",
+		        which == T_LADDER ? " ladder" : "", threads, threads > 1 ? "s" : "");
 	fprintf(f, "| %s |", o->all_square ? "n" : "m x n x k");
 	int ncol = 0;
 	for (int ci = 0; ci < g->nc; ci++)
