@@ -125,8 +125,10 @@ static gk_status choose_algo(const char *fn, const gk_context *ctx, int dtype_bi
 	GK_RETURN_IF(backend != GK_BACKEND_AUTO && al->backend != backend, GK_ERR_UNSUPPORTED,
 	             "%s: algorithm %s does not run on the chosen backend", fn, al->name);
 	GK_RETURN_IF(!gk_algo_has_type(al, (unsigned)dtype_bits), GK_ERR_UNSUPPORTED, "%s: algorithm %s does not handle this data type", fn, al->name);
-	GK_RETURN_IF(al->available != NULL && !al->available(),
-	             al->backend == GK_BACKEND_CUDA ? GK_ERR_NO_GPU : GK_ERR_UNSUPPORTED,
+	GK_RETURN_IF(al->available != NULL && !al->available() && al->backend == GK_BACKEND_CUDA,
+	             GK_ERR_NO_GPU, "%s: algorithm %s needs a CUDA device: %s", fn, al->name,
+	             gk_cuda_built() ? "none is present" : "gemmkit was built without CUDA");
+	GK_RETURN_IF(al->available != NULL && !al->available(), GK_ERR_UNSUPPORTED,
 	             "%s: algorithm %s cannot run on this machine", fn, al->name);
 	*out = al;
 	return GK_OK;
