@@ -67,7 +67,7 @@ static void write_meta(const gf_run *g, bench_report *rep)
 	const bench_opts *o = g->o;
 	bench_meta_machine(rep, f);
 	if (g->isal.handle)
-		fprintf(f, "isal: %s (ec_encode_data, dlopen RTLD_LOCAL|RTLD_DEEPBIND)\n", g->isal.path);
+		fprintf(f, "isal: %s (%s, dlopen RTLD_LOCAL|RTLD_DEEPBIND)\n", g->isal.path, g->isal.entry);
 	else
 		fprintf(f, "isal: not available: %s\n", g->isal_why);
 	fprintf(f, "matrix: gemmkit GK_RS_CAUCHY, used by both; %s ISA-L gf_gen_cauchy1_matrix\n",
@@ -144,7 +144,8 @@ void gf256_report(gf_run *g, bench_report *rep)
 	           "%d lost data shards, the matrix inversion included. \"ERR\": wrong result, \"n/a\": not run.\n",
 	        (long long)g->eng.reps, g->eng.settle_s, GF_LOST);
 	if (g->isal.handle)
-		fprintf(f, "- ISA-L: %s (ec_encode_data; T pthreads for T threads)\n", g->isal.path);
+		fprintf(f, "- ISA-L: %s (%s%s; T pthreads for T threads)\n", g->isal.path, g->isal.entry,
+		        strcmp(g->isal.entry, "ec_encode_data") ? ", the kernel set GK_ARCH names" : "");
 	else
 		fprintf(f, "- ISA-L: not available (%s)\n", g->isal_why);
 	fprintf(f, "- Results checked byte for byte: parity against the product computed one GF(2^8) "

@@ -70,6 +70,7 @@ int bench_ref_gemm(const bench_ref *ref, int f64, int64_t m, int64_t n, int64_t 
 typedef struct bench_isal {
 	void *handle;
 	char path[4096];     /* the file loaded */
+	char entry[40];      /* the encode function used: ec_encode_data, or a kernel set's own */
 	void (*init_tables)(int k, int rows, unsigned char *a, unsigned char *gftbls);
 	void (*encode)(int len, int k, int rows, unsigned char *gftbls, unsigned char **data,
 	               unsigned char **coding);
@@ -77,7 +78,11 @@ typedef struct bench_isal {
 	int (*invert)(unsigned char *in, unsigned char *out, const int n);
 } bench_isal;
 
-/* Load libisal.so.2 (RTLD_LOCAL | RTLD_DEEPBIND): 0, or -1 with `why`. */
+/* Load libisal.so.2 (RTLD_LOCAL | RTLD_DEEPBIND): 0, or -1 with `why`.
+ * ISA-L picks its kernels from CPUID and has no switch to force a set; when
+ * GK_ARCH forces gemmkit's (avx2, avx512, generic), the encode function of
+ * ISA-L's matching set is called directly (ec_encode_data_avx2, _avx512,
+ * _base), so that both sides run the same instruction set. */
 int bench_isal_load(bench_isal *L, char *why, size_t why_len);
 void bench_isal_close(bench_isal *L);
 

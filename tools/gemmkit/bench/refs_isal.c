@@ -40,7 +40,21 @@ int bench_isal_load(bench_isal *L, char *why, size_t why_len)
 		return -1;
 	}
 	*(void **)&L->init_tables = dlsym(L->handle, "ec_init_tables");
-	*(void **)&L->encode = dlsym(L->handle, "ec_encode_data");
+	/* The kernel set of gemmkit's GK_ARCH, when one is forced. */
+	const char *arch = getenv("GK_ARCH"), *entry = "ec_encode_data";
+	if (arch && !strcmp(arch, "avx2"))
+		entry = "ec_encode_data_avx2";
+	else if (arch && !strcmp(arch, "avx512"))
+		entry = "ec_encode_data_avx512";
+	else if (arch && !strcmp(arch, "generic"))
+		entry = "ec_encode_data_base";
+	*(void **)&L->encode = dlsym(L->handle, entry);
+	if (L->encode == NULL && strcmp(entry, "ec_encode_data") != 0) {
+		fprintf(stderr, "gemmkit bench: ISA-L has no %s: its own choice (ec_encode_data) is used\n", entry);
+		entry = "ec_encode_data";
+		*(void **)&L->encode = dlsym(L->handle, entry);
+	}
+	snprintf(L->entry, sizeof L->entry, "%s", entry);
 	*(void **)&L->gen_cauchy1 = dlsym(L->handle, "gf_gen_cauchy1_matrix");
 	*(void **)&L->invert = dlsym(L->handle, "gf_invert_matrix");
 	if (!L->init_tables || !L->encode || !L->gen_cauchy1 || !L->invert) {
