@@ -26,6 +26,21 @@
 #define GK_BLOCKED_SMALL_DIM 512
 #define GK_BLOCKED_SMALL_WORK (512.0 * 512.0 * 512.0)
 #define GK_BLOCKED_SKINNY 32
+/* But a small product is packed (way 4) when B's rows lie a multiple of
+ * ALIAS_BYTES apart and m and n are past ALIAS_MIN, k at least
+ * ALIAS_DEPTH: read where they lie, the lines of a column strip of B then
+ * share a few cache sets (1 or 2 of L1's 64 sets of 4 KiB ways, 16 or 32
+ * of a 512 KiB L2's 1024) and are evicted before the next tile of C uses
+ * them again, so every tile refetches its strip from L3. Measured on a
+ * 2-vCPU AMD Zen 3 guest (AVX2 kernels, 1 thread, 3 runs each, a loaded
+ * machine), unpacked -> packed, GFLOPS: DGEMM 512^3 19-27 -> 35-39,
+ * 256^3 32-37 -> 37-42, 256 x 512 x 16 17-18 -> 28-31; SGEMM 512^3
+ * 63-66 -> 72-87. SGEMM 64 x 512 x 512 and 48 x 512 x 512 ran as fast or
+ * faster unpacked (hence ALIAS_MIN); DGEMM ones gained from packing down
+ * to k = 8, SGEMM ones were even there (hence ALIAS_DEPTH). */
+#define GK_BLOCKED_ALIAS_BYTES 2048
+#define GK_BLOCKED_ALIAS_MIN 64
+#define GK_BLOCKED_ALIAS_DEPTH 16
 /* The most vectors in a row of an unpacked kernel's tile (NU / VW). */
 #define GK_BLOCKED_UVECS 8
 

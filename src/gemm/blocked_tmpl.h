@@ -686,6 +686,18 @@ static gk_status GK_FN(no_workspace)(const GK_ARGS *p, int64_t kc)
 
 /* ---- the choice -------------------------------------------------------- */
 
+/* Whether a small product is better packed because of B's row stride
+ * (blocked.h, GK_BLOCKED_ALIAS_BYTES): its rows, read where they lie, a
+ * multiple of that many bytes apart, and m, n and k past the sizes for
+ * which packing does not pay. From the shape and strides alone. */
+static inline int GK_FN(b_aliases)(const GK_ARGS *p)
+{
+	return p->cs_b == 1 && p->rs_b > 0 &&
+	       (p->rs_b * (int64_t)sizeof(GK_T)) % GK_BLOCKED_ALIAS_BYTES == 0 &&
+	       p->m > GK_BLOCKED_ALIAS_MIN && p->n > GK_BLOCKED_ALIAS_MIN &&
+	       p->k >= GK_BLOCKED_ALIAS_DEPTH;
+}
+
 /* Ways 1 to 4 for p on nt threads; GK_ERR_NO_MEMORY when the way's
  * workspace cannot be had (before anything is written). */
 static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
@@ -713,7 +725,8 @@ static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
 	}
 	/* Way 1: small or skinny. */
 	if (skinny || (work <= GK_BLOCKED_SMALL_WORK && m <= GK_BLOCKED_SMALL_DIM &&
-	               n <= GK_BLOCKED_SMALL_DIM && k <= GK_BLOCKED_SMALL_DIM))
+	               n <= GK_BLOCKED_SMALL_DIM && k <= GK_BLOCKED_SMALL_DIM &&
+	               !GK_FN(b_aliases)(p)))
 		return GK_FN(unpacked)(p, nt, kc);
 	/* Way 3: shapes that are really matrix-vector products stream their
 	 * operands once, unpacked: a row or two of C against rows of B (axpy
