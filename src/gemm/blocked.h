@@ -41,6 +41,13 @@
 #define GK_BLOCKED_ALIAS_BYTES 2048
 #define GK_BLOCKED_ALIAS_MIN 64
 #define GK_BLOCKED_ALIAS_DEPTH 16
+/* And when they lie a multiple of NEAR_BYTES apart (8 of L1's sets) with m,
+ * n and k past NEAR_MIN: measured as above (2 runs), DGEMM 320^3, 384^3,
+ * 448^3 (2.5, 3, 3.5 KiB) 28-34 -> 37-42, SGEMM 384^3 71-77 -> 76-80;
+ * below NEAR_MIN packing did not pay (DGEMM 128^3 and SGEMM 128^3 lost
+ * 5-15%, DGEMM 192^3 and SGEMM 256^3 even). */
+#define GK_BLOCKED_ALIAS_NEAR_BYTES 512
+#define GK_BLOCKED_ALIAS_NEAR_MIN 256
 /* The most vectors in a row of an unpacked kernel's tile (NU / VW). */
 #define GK_BLOCKED_UVECS 8
 

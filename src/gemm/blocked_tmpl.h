@@ -687,15 +687,20 @@ static gk_status GK_FN(no_workspace)(const GK_ARGS *p, int64_t kc)
 /* ---- the choice -------------------------------------------------------- */
 
 /* Whether a small product is better packed because of B's row stride
- * (blocked.h, GK_BLOCKED_ALIAS_BYTES): its rows, read where they lie, a
- * multiple of that many bytes apart, and m, n and k past the sizes for
- * which packing does not pay. From the shape and strides alone. */
+ * (blocked.h, GK_BLOCKED_ALIAS_*): its rows, read where they lie, a
+ * multiple of ALIAS_BYTES apart (or of ALIAS_NEAR_BYTES, for larger
+ * products), and m, n and k past the sizes for which packing does not pay.
+ * From the shape and strides alone. */
 static inline int GK_FN(b_aliases)(const GK_ARGS *p)
 {
-	return p->cs_b == 1 && p->rs_b > 0 &&
-	       (p->rs_b * (int64_t)sizeof(GK_T)) % GK_BLOCKED_ALIAS_BYTES == 0 &&
-	       p->m > GK_BLOCKED_ALIAS_MIN && p->n > GK_BLOCKED_ALIAS_MIN &&
-	       p->k >= GK_BLOCKED_ALIAS_DEPTH;
+	if (p->cs_b != 1 || p->rs_b <= 0 || p->m <= GK_BLOCKED_ALIAS_MIN ||
+	    p->n <= GK_BLOCKED_ALIAS_MIN || p->k < GK_BLOCKED_ALIAS_DEPTH)
+		return 0;
+	const int64_t bytes = p->rs_b * (int64_t)sizeof(GK_T);
+	if (bytes % GK_BLOCKED_ALIAS_BYTES == 0)
+		return 1;
+	return bytes % GK_BLOCKED_ALIAS_NEAR_BYTES == 0 && p->m > GK_BLOCKED_ALIAS_NEAR_MIN &&
+	       p->n > GK_BLOCKED_ALIAS_NEAR_MIN && p->k > GK_BLOCKED_ALIAS_NEAR_MIN;
 }
 
 /* Ways 1 to 4 for p on nt threads; GK_ERR_NO_MEMORY when the way's
