@@ -1,0 +1,300 @@
+/*
+ * blocked_unpacked_tmpl.h - the ways of the blocked driver that do not pack
+ * A and B into panels (blocked_tmpl.h, which includes this file, states
+ * when each is taken): 1. unpacked tiles straight from A and B, 2. split
+ * depth for skinny products with a long K, 3. the matrix-vector shapes.
+ * Written once for both precisions through blocked_tmpl.h's GK_* names;
+ * included only from there.
+ */
+
+/* ---- 1. unpacked ------------------------------------------------------- */
+
+/* The most rows the unpacked kernel takes in a tile nv wide (kernel_api.h),
+ * from a table kept per thread for the last kernel set, so that a run of
+ * tiny products does not redo the rule's divisions every call. */
+static inline int64_t GK_FN(urows)(const gk_kernels *kn, int64_t nv)
+{
+	static _Thread_local struct {
+		const gk_kernels *kn;
+		int64_t vw, rows[GK_BLOCKED_UVECS + 1];
+	} last;
+	if (last.kn != kn) {
+		const int64_t vw = kn->GK_UVW, nvec = kn->GK_UNR / vw;
+		for (int64_t v = 1; v <= GK_BLOCKED_UVECS; v++) {
+			const int64_t r = v <= nvec ? kn->GK_UMR * nvec / v : 0;
+			last.rows[v] = r < GK_GEMM_U_MAX_ROWS ? r : GK_GEMM_U_MAX_ROWS;
+		}
+		last.vw = vw;
+		last.kn = kn;
+	}
+	int64_t v = 1;
+	for (int64_t w = last.vw; w < nv; w += last.vw)
+		v++;
+	return last.rows[v];
+}
+
+/* rows cut into as few tiles of at most lim rows as possible, of nearly
+ * equal height: nblk tiles, the first extra of them base + 1 rows tall.
+ * 14 rows by 6 go as 5 + 5 + 4, not 6 + 6 + 2, whose two accumulator
+ * chains per vector would wait on the FMA latency. */
+typedef struct {
+	int64_t nblk, base, extra;
+} GK_FN(rowplan);
+
+static inline void GK_FN(rowplan_init)(GK_FN(rowplan) *rp, int64_t rows, int64_t lim)
+{
+	if (rows <= lim) {
+		rp->nblk = 1;
+		rp->base = rows;
+		rp->extra = 0;
+		return;
+	}
+	rp->nblk = (rows + lim - 1) / lim;
+	rp->base = rows / rp->nblk;
+	rp->extra = rows - rp->base * rp->nblk;
+}
+
+/*
+ * c(i0:i1, j0:j1) = beta c + alpha A(i0:i1, k0:k1) B(k0:k1, j0:j1), tile by
+ * tile with the unpacked kernel, k by kc, the column sliver (NU wide) outer
+ * so that it stays in cache while the rows of A pass (c may be C itself or
+ * a buffer; element (i, j) at c[i * rs_c + j]). When the rows of B are not
+ * contiguous, each kc block of B is packed into slivers first, in bbuf
+ * (room for (j1 - j0) / NU + 1 slivers of kc rows).
+ */
+static void GK_FN(usweep)(const GK_ARGS *p, int64_t i0, int64_t i1, int64_t j0, int64_t j1,
+                          int64_t k0, int64_t k1, int64_t kc, GK_T alpha, GK_T beta, GK_T *c,
+                          int64_t rs_c, GK_T *bbuf)
+{
+	const GK_UKR_U_FN u = p->kern->GK_UKR_U;
+	const int64_t nr = p->kern->GK_UNR;
+	/* The rows in tiles for full slivers, and for a last one cut short
+	 * (which may take taller tiles). */
+	const int64_t rows = i1 - i0, cols = j1 - j0;
+	const int64_t nlast = cols < nr ? cols : cols == nr ? 0 : cols % nr;
+	GK_FN(rowplan) full = {0, 0, 0}, last = {0, 0, 0};
+	if (cols >= nr)
+		GK_FN(rowplan_init)(&full, rows, p->kern->GK_UMR);
+	if (nlast > 0)
+		GK_FN(rowplan_init)(&last, rows, GK_FN(urows)(p->kern, nlast));
+	for (int64_t pc = k0; pc < k1; pc += kc) {
+		const int64_t kv = GK_FN(min)(kc, k1 - pc);
+		const GK_T bt = pc == k0 ? beta : (GK_T)1;
+		const GK_T *a = p->a + pc * p->cs_a;
+		const GK_T *b = p->b + pc * p->rs_b;
+		int64_t rs_b = p->rs_b, ps_b = 0;
+		if (bbuf != NULL) {
+			/* B^T packed by rows of NU: slivers of kv x NU, rows contiguous. */
+			ps_b = GK_SLIVER(nr, kv);
+			GK_FN_PACK(j1 - j0, kv, b + j0 * p->cs_b, p->cs_b, p->rs_b, nr, bbuf, ps_b);
+			rs_b = nr;
+		}
+		for (int64_t j = j0, js = 0; j < j1; j += nr, js++) {
+			const int64_t nv = GK_FN(min)(nr, j1 - j);
+			const GK_T *bj = bbuf != NULL ? bbuf + js * ps_b : b + j;
+			const GK_FN(rowplan) *rp = nv < nr ? &last : &full;
+			for (int64_t ib = 0, i = i0; ib < rp->nblk; ib++) {
+				const int64_t mv = rp->base + (ib < rp->extra);
+				u(mv, nv, kv, alpha, a + i * p->rs_a, p->rs_a, p->cs_a, bj, rs_b, bt,
+				  c + i * rs_c + j, rs_c);
+				i += mv;
+			}
+		}
+	}
+}
+
+/* Elements of the per-thread buffer usweep needs for ncols columns of B (0
+ * when the rows of B are contiguous). */
+static int64_t GK_FN(ubuf_elems)(const GK_ARGS *p, int64_t ncols, int64_t kc)
+{
+	if (p->cs_b == 1)
+		return 0;
+	const int64_t nr = p->kern->GK_UNR;
+	return ((ncols + nr - 1) / nr) * GK_SLIVER(nr, GK_FN(min)(kc, p->k));
+}
+
+/* Way 1: all of C, nt threads on a grid of tiles. */
+static gk_status GK_FN(unpacked)(const GK_ARGS *p, int nt, int64_t kc)
+{
+	const int64_t mr = p->kern->GK_UMR, nr = p->kern->GK_UNR;
+	int64_t msl = 1, nsl = 1;
+	if (nt > 1) {
+		msl = (p->m + mr - 1) / mr;
+		nsl = (p->n + nr - 1) / nr;
+		if (nt > msl * nsl)
+			nt = (int)(msl * nsl);
+	}
+	const int64_t per = p->cs_b == 1 ? 0 : GK_FN(ubuf_elems)(p, p->n, kc);
+	GK_T *ws = NULL;
+	if (per > 0) {
+		ws = gk_gemm_workspace_get((size_t)(per * nt) * sizeof(GK_T));
+		if (ws == NULL)
+			return GK_ERR_NO_MEMORY;
+	}
+	if (nt == 1) {
+		GK_FN(usweep)(p, 0, p->m, 0, p->n, 0, p->k, kc, p->alpha, p->beta, p->c, p->rs_c, ws);
+	} else {
+#pragma omp parallel num_threads(nt)
+		{
+			const int t = omp_get_thread_num(), nth = omp_get_num_threads();
+			const int tm = gk_gemm_grid(nth, msl, nsl, 0), tn = nth / tm;
+			const int ti = t / tn, tj = t % tn;
+			int64_t i0, i1, j0, j1;
+			gk_gemm_range(p->m, mr, ti, tm, &i0, &i1);
+			gk_gemm_range(p->n, nr, tj, tn, &j0, &j1);
+			if (i1 > i0 && j1 > j0)
+				GK_FN(usweep)(p, i0, i1, j0, j1, 0, p->k, kc, p->alpha, p->beta, p->c,
+				              p->rs_c, ws != NULL ? ws + per * t : NULL);
+		}
+	}
+	gk_gemm_workspace_put(ws);
+	return GK_OK;
+}
+
+/* ---- 2. split depth ---------------------------------------------------- */
+
+/*
+ * Way 2, K in groups of gsize: group g is [g * gsize, (g + 1) * gsize) cut
+ * at k. Each group's product A(:, group) B(group, :) goes unpacked into a
+ * buffer of its own (alpha 1, beta 0: the kernel sums as they are); the
+ * threads take contiguous runs of groups; then the calling thread sums the
+ * buffers in group order and applies alpha and beta. The bits depend on the
+ * groups, never on which thread ran one.
+ */
+static gk_status GK_FN(ksplit)(const GK_ARGS *p, int nt, int64_t kc, int64_t groups,
+                               int64_t gsize)
+{
+	const int64_t m = p->m, n = p->n, k = p->k, mn = m * n;
+	if (nt > groups)
+		nt = (int)groups;
+	const int64_t per = GK_FN(ubuf_elems)(p, n, kc);
+	const int64_t q = GK_PACK_ALIGN / (int64_t)sizeof(GK_T);
+	const int64_t mn_pad = (mn + q - 1) / q * q;
+	const size_t bytes = (size_t)(mn_pad * groups + per * nt) * sizeof(GK_T);
+	GK_T *ws = gk_gemm_workspace_get(bytes);
+	if (ws == NULL)
+		return GK_ERR_NO_MEMORY;
+	GK_T *bufs = ws + mn_pad * groups;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+	{
+		const int t = omp_get_thread_num(), nth = omp_get_num_threads();
+		const int64_t g0 = gk_gemm_split(groups, t, nth), g1 = gk_gemm_split(groups, t + 1, nth);
+		for (int64_t g = g0; g < g1; g++) {
+			const int64_t k0 = g * gsize, k1 = GK_FN(min)(k, k0 + gsize);
+			GK_FN(usweep)(p, 0, m, 0, n, k0, k1, kc, (GK_T)1, (GK_T)0, ws + g * mn_pad, n,
+			              per > 0 ? bufs + per * t : NULL);
+		}
+	}
+	for (int64_t i = 0; i < m; i++) {
+		GK_T *ci = p->c + i * p->rs_c;
+		for (int64_t j = 0; j < n; j++) {
+			GK_T s = ws[i * n + j];
+			for (int64_t g = 1; g < groups; g++)
+				s += ws[g * mn_pad + i * n + j];
+			ci[j] = p->beta == (GK_T)0 ? p->alpha * s : p->alpha * s + p->beta * ci[j];
+		}
+	}
+	gk_gemm_workspace_put(ws);
+	return GK_OK;
+}
+
+/* ---- 3. matrix-vector shapes ------------------------------------------- */
+
+/*
+ * Columns [j0, j1) of C = beta C + alpha A B for a C of a row or two and
+ * B's rows contiguous: axpys along the rows of B, each added into every row
+ * of C, so that B is read once. The columns go in blocks of
+ * GK_BLOCKED_AXPY_BYTES, whose rows of C stay in L1 while all of k passes;
+ * j0 is on a block boundary, so every element is in the same place of the
+ * same block, and gets the same bits, whichever thread computes it.
+ */
+static void GK_FN(axpy_cols)(const GK_ARGS *p, int64_t j0, int64_t j1)
+{
+	const int64_t w = GK_BLOCKED_AXPY_BYTES / (int64_t)sizeof(GK_T);
+	for (int64_t jb = j0; jb < j1; jb += w) {
+		const int64_t nv = GK_FN(min)(w, j1 - jb);
+		for (int64_t i = 0; i < p->m; i++) {
+			GK_T *ci = p->c + i * p->rs_c + jb;
+			if (p->beta == (GK_T)0)
+				for (int64_t j = 0; j < nv; j++)
+					ci[j] = 0;
+			else if (p->beta != (GK_T)1)
+				for (int64_t j = 0; j < nv; j++)
+					ci[j] *= p->beta;
+		}
+		for (int64_t l = 0; l < p->k; l++) {
+			const GK_T *bl = p->b + l * p->rs_b + jb;
+			for (int64_t i = 0; i < p->m; i++)
+				p->kern->GK_AXPY(nv, p->alpha * p->a[i * p->rs_a + l * p->cs_a], bl,
+				                 p->c + i * p->rs_c + jb);
+		}
+	}
+}
+
+/* A C of a row or two: the threads take runs of the column blocks. */
+static gk_status GK_FN(axpy_path)(const GK_ARGS *p, int nt)
+{
+	const int64_t w = GK_BLOCKED_AXPY_BYTES / (int64_t)sizeof(GK_T);
+	const int64_t nb = (p->n + w - 1) / w;
+	if (nt > nb)
+		nt = (int)nb;
+	if (nt == 1) {
+		GK_FN(axpy_cols)(p, 0, p->n);
+	} else {
+#pragma omp parallel num_threads(nt)
+		{
+			int64_t j0, j1;
+			gk_gemm_range(p->n, w, omp_get_thread_num(), omp_get_num_threads(), &j0, &j1);
+			if (j1 > j0)
+				GK_FN(axpy_cols)(p, j0, j1);
+		}
+	}
+	return GK_OK;
+}
+
+/* Rows [i0, i1) of C = beta C + alpha A B for a narrow C: one dot product
+ * per element, the row of A staying in L1 across the n columns of B (column
+ * j contiguous at bcol + j * ldb). */
+static void GK_FN(dot_rows)(const GK_ARGS *p, const GK_T *bcol, int64_t ldb, int64_t i0,
+                            int64_t i1)
+{
+	for (int64_t i = i0; i < i1; i++) {
+		const GK_T *ai = p->a + i * p->rs_a;
+		GK_T *ci = p->c + i * p->rs_c;
+		for (int64_t j = 0; j < p->n; j++) {
+			const GK_T d = p->kern->GK_DOT(p->k, ai, bcol + j * ldb);
+			ci[j] = p->beta == (GK_T)0 ? p->alpha * d : p->alpha * d + p->beta * ci[j];
+		}
+	}
+}
+
+/* A C of a few columns with the rows of A contiguous is a few matrix-vector
+ * products: packing A and a tile NR wide would cost more than the products. */
+static gk_status GK_FN(dot_path)(const GK_ARGS *p, int nt)
+{
+	const GK_T *bcol = p->b;
+	int64_t ldb = p->cs_b;
+	GK_T *buf = NULL;
+	if (p->rs_b != 1) {
+		/* The columns of B gathered once, contiguous. */
+		buf = gk_gemm_workspace_get((size_t)(p->n * p->k) * sizeof(GK_T));
+		if (buf == NULL)
+			return GK_ERR_NO_MEMORY;
+		for (int64_t j = 0; j < p->n; j++)
+			for (int64_t l = 0; l < p->k; l++)
+				buf[j * p->k + l] = p->b[l * p->rs_b + j * p->cs_b];
+		bcol = buf;
+		ldb = p->k;
+	}
+	if (nt == 1) {
+		GK_FN(dot_rows)(p, bcol, ldb, 0, p->m);
+	} else {
+#pragma omp parallel num_threads(nt)
+		{
+			const int64_t t = omp_get_thread_num(), nth = omp_get_num_threads();
+			GK_FN(dot_rows)(p, bcol, ldb, p->m * t / nth, p->m * (t + 1) / nth);
+		}
+	}
+	gk_gemm_workspace_put(buf);
+	return GK_OK;
+}
