@@ -291,7 +291,7 @@ void gpu_side_free(gpu_side *g)
 	}
 	gk_context_destroy(g->ctx);
 	free(g);
-	/* The last contender gone: the inputs go too. */
+	/* The shared inputs go too: the next prepare copies its cell's again. */
 	free_inputs();
 }
 
