@@ -250,6 +250,58 @@ GK_API gk_status gk_context_set_flags(gk_context *ctx, unsigned flags);
 /** @return the context's flags; 0 if ctx is NULL. */
 GK_API unsigned gk_context_flags(const gk_context *ctx);
 
+/**
+ * The arithmetic of single-precision products on the GPU
+ * (docs/PRECISION.md gives each mode's error bound and measured error).
+ *
+ * GK_PRECISION_STRICT: IEEE FP32 multiply-adds (cuda.sgemm); the error of a
+ * classical FP32 product, |C - C_exact| <= K u |A| |B| with u = 2^-24.
+ *
+ * GK_PRECISION_ACCURATE: FP32-accurate on tensor cores (cuda.sgemm_3xtf32):
+ * each operand split into a big and a small TF32 part, three products;
+ * bound (K + 12) u |A| |B| elementwise (the parts' representation error is
+ * at most 3 u_t^2 = 12 u relative, u_t = 2^-11 the unit roundoff of TF32).
+ *
+ * GK_PRECISION_TF32: TF32 tensor cores, one product (cuda.sgemm_tf32):
+ * operands rounded to 10-bit mantissas, bound (2 u_t + K u) |A| |B|, a
+ * relative error near 1e-4 to 1e-3 whatever K: lower precision, fastest.
+ *
+ * GK_PRECISION_DEFAULT (a new context's): the mode named by the environment
+ * variable GK_PRECISION ("strict", "accurate" or "tf32", read at the first
+ * call that needs it), else strict. The mode chooses what "auto" runs for
+ * float on the CUDA backend; a named algorithm runs as named. The CPU
+ * computes every mode in strict arithmetic, and double precision is always
+ * FP64 (cuda.dgemm's FP64 tensor cores round as FP64 FMA).
+ */
+typedef enum gk_precision {
+	GK_PRECISION_DEFAULT = 0,
+	GK_PRECISION_STRICT = 1,
+	GK_PRECISION_ACCURATE = 2,
+	GK_PRECISION_TF32 = 3
+} gk_precision;
+
+/** Set the context's precision mode. @return GK_OK, GK_ERR_NULL_POINTER or GK_ERR_INVALID_VALUE. */
+GK_API gk_status gk_context_set_precision(gk_context *ctx, gk_precision precision);
+
+/** @return the context's precision mode as set (GK_PRECISION_DEFAULT if ctx is NULL). */
+GK_API gk_precision gk_context_precision(const gk_context *ctx);
+
+/**
+ * @return the mode a call made with ctx (NULL: no context) runs in:
+ *         GK_PRECISION_DEFAULT resolved through GK_PRECISION, never
+ *         GK_PRECISION_DEFAULT itself.
+ */
+GK_API gk_precision gk_precision_effective(const gk_context *ctx);
+
+/** @return "strict", "accurate", "tf32" or "default"; NULL for a value that is not a mode. */
+GK_API const char *gk_precision_name(gk_precision precision);
+
+/**
+ * Parse a mode's name ("default", "strict", "accurate", "tf32").
+ * @return GK_OK, GK_ERR_NULL_POINTER, or GK_ERR_INVALID_VALUE (*out unchanged).
+ */
+GK_API gk_status gk_precision_parse(const char *name, gk_precision *out);
+
 /** As gk_sgemm, with the choices of ctx (NULL: the defaults). */
 GK_API gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout,
                              gk_trans ta, gk_trans tb,
@@ -319,6 +371,8 @@ typedef struct gk_algo_info {
 	unsigned dtypes;         /**< GK_DTYPE_F32 | GK_DTYPE_F64 */
 	int threaded;            /**< 1 when it uses several CPU threads */
 	int available;           /**< 1 when it can run on this machine now */
+	gk_precision precision;  /**< the arithmetic of its float products (GK_PRECISION_STRICT
+	                              but for the tensor-core ones); its error bound */
 } gk_algo_info;
 
 /** @return the number of algorithms gemmkit has (available here or not). */
@@ -557,6 +611,86 @@ GK_API gk_status gk_rs_update(const gk_rs *rs, int64_t len, int index,
 GK_API gk_status gk_rs_update_ex(const gk_context *ctx, const gk_rs *rs, int64_t len,
                                  int index, const uint8_t *old_data, const uint8_t *new_data,
                                  uint8_t *const *parity);
+
+/* HXV-BEGIN ---------------------------------------------------------------- */
+/* Horizontal x vertical products on the GPU: the time-cost model            */
+/* ------------------------------------------------------------------------ */
+/*
+ * E (m x k) times F (k x n) with m, n tiny and k huge runs as the algorithms
+ * cuda.hxv (production), cuda.hxv_phvm and cuda.hxv_basic through the GEMM
+ * calls. What follows is the PHVM launch-configuration model (docs/CUDA_HXV.md):
+ * a device's parameters and latencies, the predicted time of each grid size
+ * GS and block size BS, and PHVM timed at a given configuration.
+ */
+
+/** A device as the time-cost model sees it. Latencies are in clock cycles. */
+typedef struct gk_hxv_device {
+	char name[96];
+	int sm_count;              /**< SM_NUM */
+	int threads_per_sm;        /**< SMS: resident threads per SM */
+	int warp_size;             /**< WS */
+	int cores_per_sm;          /**< FP32 cores per SM (CoreS = cores_per_sm * sm_count) */
+	int max_threads_per_block;
+	int max_blocks_per_sm;
+	double clock_ghz;          /**< SM clock, to turn cycles into time */
+	double sigma_g;            /**< global-memory load latency */
+	double sigma_s;            /**< shared-memory load latency */
+	double sigma_add, sigma_mul; /**< dependent FP32 add / multiply latency */
+	double u_sm;               /**< SM utilisation of PHVM, in (0, 1] */
+	double sigma_atomic;       /**< extension: cycles per atomic add to one address */
+	double read_bytes_per_cycle; /**< extension: measured device read bandwidth */
+	int measured;              /**< 1: latencies measured on this device; 0: given */
+} gk_hxv_device;
+
+/** One launch configuration and its predicted times. */
+typedef struct gk_hxv_config {
+	int gs, bs;
+	int admissible;  /**< meets the model's constraints (2)-(4) and the device's limits */
+	int paper_case;  /**< 1: equation (9), 2: equation (10) */
+	double t_paper;  /**< cycles: the seed model, equations (1), (6)-(11) */
+	double t_ext;    /**< cycles: the extension (bandwidth, waves, atomics) */
+} gk_hxv_config;
+
+/**
+ * Fill *out for CUDA device `device` (-1: the current one): its properties,
+ * and latencies measured by micro-benchmarks (pointer chasing, dependent
+ * chains, one PHVM run), cached per device for the process; remeasure != 0
+ * measures again.
+ * @return GK_OK, GK_ERR_NO_GPU, GK_ERR_CUDA, GK_ERR_NULL_POINTER.
+ */
+GK_API gk_status gk_hxv_device_query(int device, int remeasure, gk_hxv_device *out);
+
+/**
+ * The predicted table for an m x k by k x n product of elements of `esize`
+ * bytes: every configuration of the sweep (BS a multiple of the warp size
+ * dividing threads_per_sm, GS = sm_count * 2^j), at most `cap` of them into
+ * out (NULL: count only). *best_paper is the index of the admissible
+ * configuration the seed model predicts fastest (the PHVM default),
+ * *best_ext the fastest of the whole sweep by the extension (either NULL).
+ * Pure computation: no GPU needed.
+ * @return the number of configurations of the sweep, or a negative status.
+ */
+GK_API int gk_hxv_model_table(const gk_hxv_device *d, int64_t m, int64_t n, int64_t k, int esize,
+                              gk_hxv_config *out, int cap, int *best_paper, int *best_ext);
+
+/**
+ * Time PHVM (float) on device `device` at each of `count` configurations:
+ * E (m x k) and F (k x n) are allocated and filled on the device; each
+ * configuration runs once to warm up, then `reps` times; ms[i] is the
+ * median time of cfg[i] in milliseconds.
+ * @return GK_OK, GK_ERR_NO_GPU, GK_ERR_NO_MEMORY, GK_ERR_CUDA, ...
+ */
+GK_API gk_status gk_hxv_phvm_time(int device, int64_t m, int64_t n, int64_t k,
+                                  const gk_hxv_config *cfg, int count, int reps, double *ms);
+
+/**
+ * Enqueue on `stream` (a cudaStream_t; NULL: the default one) a read-only
+ * kernel over `bytes` bytes of device memory at p: the read floor that the
+ * streaming products are measured against.
+ * @return GK_OK, GK_ERR_NO_GPU, GK_ERR_CUDA.
+ */
+GK_API gk_status gk_hxv_read_device(const void *p, size_t bytes, void *stream);
+/* HXV-END ------------------------------------------------------------------ */
 
 #ifdef __cplusplus
 }

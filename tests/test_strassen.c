@@ -370,7 +370,7 @@ static void recursion_happens(tu_rng *r)
 
 static int auto_is_strassen(unsigned dt, int64_t m, int64_t n, int64_t k, unsigned flags)
 {
-	const gk_algo *al = gk_algo_auto((int)dt, m, n, k, GK_BACKEND_CPU, flags);
+	const gk_algo *al = gk_algo_auto((int)dt, m, n, k, GK_BACKEND_CPU, flags, GK_PRECISION_STRICT);
 	return al != NULL && strcmp(al->name, "cpu.strassen") == 0;
 }
 

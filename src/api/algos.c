@@ -36,15 +36,24 @@ const gk_algo *gk_algo_find(const char *name)
 
 /* On the CPU the blocked driver serves every shape: it sizes its blocks
  * and its thread count to the problem. On the GPU the production kernels
- * choose their tiles (and split-K) by shape themselves: cuda.sgemm for
- * float, cuda.dgemm for double. GK_BACKEND_AUTO stays on the CPU: a GPU
- * is used only when the caller asks for it. */
+ * choose their tiles (and split-K) by shape themselves: for float the
+ * precision mode names the kernel (strict: cuda.sgemm, accurate:
+ * cuda.sgemm_3xtf32, tf32: cuda.sgemm_tf32), cuda.dgemm for double (the
+ * mode does not apply: precision is an already resolved mode, never
+ * GK_PRECISION_DEFAULT). GK_BACKEND_AUTO stays on the CPU: a GPU is used
+ * only when the caller asks for it. */
 const gk_algo *gk_algo_auto(int dtype_bits, int64_t m, int64_t n, int64_t k, gk_backend backend,
-                            unsigned flags)
+                            unsigned flags, gk_precision precision)
 {
-	(void)m; (void)n; (void)k;
-	if (backend == GK_BACKEND_CUDA)
-		return gk_algo_find(dtype_bits == GK_DTYPE_F64 ? "cuda.dgemm" : "cuda.sgemm");
+	if (backend == GK_BACKEND_CUDA) {
+		if (dtype_bits == GK_DTYPE_F64)
+			return gk_algo_find("cuda.dgemm");
+		if (precision == GK_PRECISION_ACCURATE)
+			return gk_algo_find("cuda.sgemm_3xtf32");
+		if (precision == GK_PRECISION_TF32)
+			return gk_algo_find("cuda.sgemm_tf32");
+		return gk_algo_find("cuda.sgemm");
+	}
 	/* Strassen only when the caller accepts its weaker error bound and every
 	 * side is past the measured threshold (docs/ARCHITECTURE.md, "Strassen"). */
 	if ((flags & GK_FLAG_ALLOW_STRASSEN) && gk_strassen_abc_levels((unsigned)dtype_bits, m, n, k) > 0)
@@ -77,5 +86,6 @@ gk_status gk_algo_get(int i, gk_algo_info *out)
 	              (gk_algo_has_type(al, GK_DTYPE_F64) ? GK_DTYPE_F64 : 0u);
 	out->threaded = al->threaded;
 	out->available = al->available ? al->available() : 1;
+	out->precision = al->precision != GK_PRECISION_DEFAULT ? al->precision : GK_PRECISION_STRICT;
 	return GK_OK;
 }

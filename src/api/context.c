@@ -1,5 +1,6 @@
 /* context.c - the choices a call is made with: algorithm, backend, threads,
- * flags, and the CUDA device and stream. */
+ * flags, precision mode, and the CUDA device and stream. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gk_context.h"
@@ -15,6 +16,7 @@ gk_status gk_context_create(gk_context **out)
 	ctx->threads = 0;
 	ctx->device = -1;
 	ctx->stream = NULL;
+	ctx->precision = GK_PRECISION_DEFAULT;
 	*out = ctx;
 	return GK_OK;
 }
@@ -101,4 +103,70 @@ gk_status gk_context_set_stream(gk_context *ctx, void *stream)
 void *gk_context_stream(const gk_context *ctx)
 {
 	return ctx ? ctx->stream : NULL;
+}
+
+static const char *const precision_names[] = {"default", "strict", "accurate", "tf32"};
+
+const char *gk_precision_name(gk_precision precision)
+{
+	if ((int)precision < 0 || (int)precision > (int)GK_PRECISION_TF32)
+		return NULL;
+	return precision_names[precision];
+}
+
+gk_status gk_precision_parse(const char *name, gk_precision *out)
+{
+	GK_RETURN_IF(name == NULL || out == NULL, GK_ERR_NULL_POINTER, "gk_precision_parse: %s is NULL",
+	             name == NULL ? "name" : "out");
+	for (int i = 0; i <= (int)GK_PRECISION_TF32; i++) {
+		if (strcmp(name, precision_names[i]) == 0) {
+			*out = (gk_precision)i;
+			return GK_OK;
+		}
+	}
+	return gk_set_error(GK_ERR_INVALID_VALUE,
+	                    "precision \"%s\" is not one of default, strict, accurate, tf32", name);
+}
+
+gk_status gk_context_set_precision(gk_context *ctx, gk_precision precision)
+{
+	GK_RETURN_IF(ctx == NULL, GK_ERR_NULL_POINTER, "gk_context_set_precision: ctx is NULL");
+	GK_RETURN_IF(gk_precision_name(precision) == NULL, GK_ERR_INVALID_VALUE,
+	             "gk_context_set_precision: %d is not a gk_precision", (int)precision);
+	ctx->precision = precision;
+	return GK_OK;
+}
+
+gk_precision gk_context_precision(const gk_context *ctx)
+{
+	return ctx ? ctx->precision : GK_PRECISION_DEFAULT;
+}
+
+/* GK_PRECISION, read once: a name that is not a mode (or "default") leaves
+ * strict, the safe choice. */
+static gk_precision env_precision(void)
+{
+	static atomic_int cached = -1;
+	int v = atomic_load_explicit(&cached, memory_order_relaxed);
+	if (v < 0) {
+		gk_precision p = GK_PRECISION_STRICT;
+		const char *e = getenv("GK_PRECISION");
+		if (e != NULL && *e != '\0') {
+			gk_precision q;
+			if (gk_precision_parse(e, &q) == GK_OK && q != GK_PRECISION_DEFAULT)
+				p = q;
+			else
+				gk_clear_error();
+		}
+		v = (int)p;
+		atomic_store_explicit(&cached, v, memory_order_relaxed);
+	}
+	return (gk_precision)v;
+}
+
+gk_precision gk_precision_effective(const gk_context *ctx)
+{
+	if (ctx != NULL && ctx->precision != GK_PRECISION_DEFAULT)
+		return ctx->precision;
+	return env_precision();
 }

@@ -114,7 +114,8 @@ static gk_status choose_algo(const char *fn, const gk_context *ctx, int dtype_bi
 	const gk_backend backend = ctx ? ctx->backend : GK_BACKEND_AUTO;
 	const gk_algo *al = ctx ? ctx->algo : NULL;
 	if (al == NULL) {
-		al = gk_algo_auto(dtype_bits, cn->m, cn->n, cn->k, backend, ctx ? ctx->flags : 0u);
+		al = gk_algo_auto(dtype_bits, cn->m, cn->n, cn->k, backend, ctx ? ctx->flags : 0u,
+		                  gk_precision_effective(ctx));
 		GK_RETURN_IF(backend == GK_BACKEND_CUDA && !gk_cuda_built(), GK_ERR_NO_GPU,
 		             "%s: the CUDA backend was chosen, but gemmkit was built without CUDA", fn);
 		GK_RETURN_IF(backend == GK_BACKEND_CUDA && !gk_cuda_available(), GK_ERR_NO_GPU,
@@ -297,7 +298,8 @@ static gk_status choose_device_algo(const char *fn, const gk_context *ctx, unsig
 	             "%s: the context's backend is the CPU; device pointers need the CUDA backend", fn);
 	const gk_algo *al = ctx ? ctx->algo : NULL;
 	if (al == NULL)
-		al = gk_algo_auto((int)dtype, cn->m, cn->n, cn->k, GK_BACKEND_CUDA, ctx ? ctx->flags : 0u);
+		al = gk_algo_auto((int)dtype, cn->m, cn->n, cn->k, GK_BACKEND_CUDA, ctx ? ctx->flags : 0u,
+		                  gk_precision_effective(ctx));
 	GK_RETURN_IF(!gk_cuda_built(), GK_ERR_NO_GPU, "%s: gemmkit was built without CUDA", fn);
 	GK_RETURN_IF(al != NULL && al->backend != GK_BACKEND_CUDA, GK_ERR_UNSUPPORTED,
 	             "%s: algorithm %s runs on the CPU; device pointers need a cuda.* algorithm", fn,

@@ -15,6 +15,7 @@ struct gk_context {
 	unsigned flags;      /* GK_FLAG_* */
 	int device;          /* CUDA device ordinal; -1: the calling thread's current device */
 	void *stream;        /* cudaStream_t of device calls; NULL: the legacy default stream */
+	gk_precision precision; /* GK_PRECISION_*; DEFAULT: GK_PRECISION from the environment */
 };
 
 #endif

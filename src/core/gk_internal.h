@@ -75,6 +75,7 @@ typedef struct gk_algo {
 	int (*available)(void); /* NULL: always available */
 	gk_cuda_sgemm_fn dev_sgemm;
 	gk_cuda_dgemm_fn dev_dgemm;
+	gk_precision precision; /* of its float products; 0 (DEFAULT) stands for strict */
 } gk_algo;
 
 /* Whether an algorithm has a function for the type (GK_DTYPE_F32 or _F64). */
@@ -97,7 +98,7 @@ GK_HIDDEN int gk_algo_table_size(void);
 GK_HIDDEN const gk_algo *gk_algo_table_entry(int i);
 GK_HIDDEN const gk_algo *gk_algo_find(const char *name);
 GK_HIDDEN const gk_algo *gk_algo_auto(int dtype_bits, int64_t m, int64_t n, int64_t k,
-                                      gk_backend backend, unsigned flags);
+                                      gk_backend backend, unsigned flags, gk_precision precision);
 
 /* The seed ladder (src/gemm/ladder_*.c). */
 GK_HIDDEN gk_status gk_sgemm_plain(const gk_sgemm_args *p);

@@ -36,10 +36,15 @@ static int never(void)
 #endif
 
 /* A row of one type: float (ROW_S) or double (ROW_D), or both (ROW_SD). */
-#define ROW_S(name, desc, sfn) {name, desc, GK_BACKEND_CUDA, 0, NULL, NULL, AVAIL, S(sfn), NULL}
-#define ROW_D(name, desc, dfn) {name, desc, GK_BACKEND_CUDA, 0, NULL, NULL, AVAIL, NULL, D(dfn)}
+#define ROW_S(name, desc, sfn) \
+	{name, desc, GK_BACKEND_CUDA, 0, NULL, NULL, AVAIL, S(sfn), NULL, GK_PRECISION_STRICT}
+#define ROW_D(name, desc, dfn) \
+	{name, desc, GK_BACKEND_CUDA, 0, NULL, NULL, AVAIL, NULL, D(dfn), GK_PRECISION_STRICT}
+/* A float row on tensor cores, with its precision mode (gk_precision). */
+#define ROW_SP(name, desc, sfn, prec) \
+	{name, desc, GK_BACKEND_CUDA, 0, NULL, NULL, AVAIL, S(sfn), NULL, prec}
 #define ROW_SD(name, desc, sfn, dfn) \
-	{name, desc, GK_BACKEND_CUDA, 0, NULL, NULL, AVAIL, S(sfn), D(dfn)}
+	{name, desc, GK_BACKEND_CUDA, 0, NULL, NULL, AVAIL, S(sfn), D(dfn), GK_PRECISION_STRICT}
 
 const gk_algo gk_algos_cuda[] = {
 	/* LADDER-BEGIN (rows of src/cuda/ladder/, in ladder order) */
@@ -88,6 +93,10 @@ const gk_algo gk_algos_cuda[] = {
 	/* LADDER-END */
 	/* SGEMM-BEGIN (the production SGEMM: "auto" for float on the GPU) */
 	ROW_S("cuda.sgemm", "tuned FP32 SGEMM: warp-tiled FFMA, cp.async pipeline, tile and split-K by shape (\"auto\" for float on the GPU)", gk_cuda_sgemm_tuned),
+	ROW_SP("cuda.sgemm_3xtf32", "FP32-accurate SGEMM on tensor cores: operands split into two TF32 parts (rounded), three products (precision \"accurate\")",
+	       gk_cuda_sgemm_3xtf32, GK_PRECISION_ACCURATE),
+	ROW_SP("cuda.sgemm_tf32", "TF32 SGEMM on tensor cores: operands rounded to TF32 (10-bit mantissa), one product; lower precision (precision \"tf32\")",
+	       gk_cuda_sgemm_tf32, GK_PRECISION_TF32),
 	/* SGEMM-END */
 	/* DGEMM-BEGIN (the production DGEMM: "auto" for double on the GPU) */
 	ROW_D("cuda.dgemm", "tuned FP64 DGEMM on tensor cores (DMMA), 128x128 cp.async tiles, split-K for few tiles (\"auto\" for double on the GPU)",

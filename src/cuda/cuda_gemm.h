@@ -121,6 +121,10 @@ gk_status gk_cuda_sgemm_s02_k7_prefetch(const gk_cuda_sgemm_args *p);  /* 10_pre
 /* The tuned SGEMM (sgemm_tuned.cu): warp-tiled FFMA kernels with cp.async
  * pipelines, tile shape and split-K chosen by problem shape. */
 gk_status gk_cuda_sgemm_tuned(const gk_cuda_sgemm_args *p);
+/* The tensor-core SGEMMs (sgemm_tc*.cu): operands split into TF32 planes,
+ * then three products (FP32-accurate) or one (TF32). */
+gk_status gk_cuda_sgemm_3xtf32(const gk_cuda_sgemm_args *p);
+gk_status gk_cuda_sgemm_tf32(const gk_cuda_sgemm_args *p);
 /* SGEMM-END */
 /* DGEMM-BEGIN (launcher prototypes of src/cuda/gemm/dgemm_*) */
 /* FP64 tensor cores: DMMA 16x8x16 (sm_90+) / 8x8x4 (sm_80), split-K for few tiles. */

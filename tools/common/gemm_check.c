@@ -336,6 +336,15 @@ double gkc_gemm_bound(unsigned dtype, int64_t k, double factor)
 	return factor * (double)(k + 2) * u;
 }
 
+double gkc_gemm_bound_mode(unsigned dtype, int64_t k, gk_precision mode, double factor)
+{
+	if (dtype != GK_DTYPE_F32 || mode == GK_PRECISION_STRICT || mode == GK_PRECISION_DEFAULT)
+		return gkc_gemm_bound(dtype, k, factor);
+	if (mode == GK_PRECISION_ACCURATE)
+		return factor * (double)(k + 14) * 0x1p-24;
+	return factor * ((double)(k + 2) * 0x1p-24 + 2 * 0x1p-11);
+}
+
 static int cmp_i64(const void *x, const void *y)
 {
 	const int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;

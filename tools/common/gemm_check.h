@@ -75,6 +75,16 @@ int gkc_gemm_check(unsigned dtype, gk_layout layout, gk_trans ta, gk_trans tb,
 double gkc_gemm_bound(unsigned dtype, int64_t k, double factor);
 
 /*
+ * The bound of a float product computed in a precision mode (gemmkit.h,
+ * docs/PRECISION.md), for double the classical one:
+ *   strict:   factor * (k + 2) * u
+ *   accurate: factor * (k + 2 + 12) * u   (split TF32: 3 u_t^2 = 12 u)
+ *   tf32:     factor * ((k + 2) * u + 2 * u_t)
+ * with u = 2^-24 and u_t = 2^-11, the unit roundoff of TF32.
+ */
+double gkc_gemm_bound_mode(unsigned dtype, int64_t k, gk_precision mode, double factor);
+
+/*
  * Rows to check for a large product. A long double reference costs as many
  * x87 multiply-adds as the product has (m * n * k): a few seconds at 2^31.
  * Past that (GKC_FULL_CHECK_MAX) GKC_SAMPLE_ROWS = 64 random rows of C are

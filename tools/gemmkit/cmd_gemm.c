@@ -33,6 +33,15 @@ static void usage(FILE *f)
 "options:\n"
 "  M N K              the sizes (all three, or none)\n"
 "  --algo NAME        algorithm (default auto); 'gemmkit info --algos' lists them\n"
+"  --backend B        auto, cpu or cuda (default auto: auto runs on the CPU, a\n"
+"                     named algorithm on its own backend); cuda runs auto on the\n"
+"                     GPU from host memory\n"
+"  --precision P      the arithmetic of float products on the GPU: strict (FP32\n"
+"                     FMA), accurate (FP32-accurate on tensor cores, split\n"
+"                     TF32), tf32 (one TF32 product: about 1e-3 relative,\n"
+"                     fastest) or default (GK_PRECISION from the environment,\n"
+"                     else strict); it chooses what auto runs, and the bound\n"
+"                     of the check follows the mode (docs/PRECISION.md)\n"
 "  --dtype s|d        s = float32, d = float64 (default s, or the dtype of the\n"
 "                     first input file); input files of the other dtype are\n"
 "                     converted\n"
@@ -61,7 +70,8 @@ static void usage(FILE *f)
 "                     when beta != 0, DIR/C0.npy (the input C)\n"
 "  --no-check         skip the error check\n"
 "  --tol C_tol        the check passes when error <= C_tol * (K + 2) * eps\n"
-"                     (default 1; eps = 2^-23 for s, 2^-52 for d)\n"
+"                     (default 1; eps = 2^-23 for s, 2^-52 for d), or C_tol\n"
+"                     times the bound of the precision mode that ran\n"
 "  --print            print op(A), op(B) and C (meant for small sizes)\n"
 "  -h, --help         this help\n"
 "\n"
@@ -80,7 +90,7 @@ static void usage(FILE *f)
 enum {
 	OPT_ALGO, OPT_DTYPE, OPT_THREADS, OPT_LAYOUT, OPT_TRANSA, OPT_TRANSB, OPT_ALPHA, OPT_BETA,
 	OPT_REPEAT, OPT_SEED, OPT_A, OPT_B, OPT_C, OPT_SAVE_A, OPT_SAVE_B, OPT_SAVE_C, OPT_SAVE,
-	OPT_NO_CHECK, OPT_TOL, OPT_PRINT
+	OPT_NO_CHECK, OPT_TOL, OPT_PRINT, OPT_BACKEND, OPT_PRECISION
 };
 
 static const struct {
@@ -93,7 +103,7 @@ static const struct {
 	[OPT_SEED] = {"seed", 1}, [OPT_A] = {"a", 1}, [OPT_B] = {"b", 1}, [OPT_C] = {"c", 1},
 	[OPT_SAVE_A] = {"save-a", 1}, [OPT_SAVE_B] = {"save-b", 1}, [OPT_SAVE_C] = {"save-c", 1},
 	[OPT_SAVE] = {"save", 1}, [OPT_NO_CHECK] = {"no-check", 0}, [OPT_TOL] = {"tol", 1},
-	[OPT_PRINT] = {"print", 0},
+	[OPT_PRINT] = {"print", 0}, [OPT_BACKEND] = {"backend", 1}, [OPT_PRECISION] = {"precision", 1},
 };
 #define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 
@@ -113,6 +123,24 @@ static int apply_option(gemm_opts *o, int opt, const char *v)
 {
 	const char *name = options[opt].name;
 	switch (opt) {
+	case OPT_BACKEND:
+		if (strcmp(v, "auto") == 0)
+			o->backend = GK_BACKEND_AUTO;
+		else if (strcmp(v, "cpu") == 0)
+			o->backend = GK_BACKEND_CPU;
+		else if (strcmp(v, "cuda") == 0)
+			o->backend = GK_BACKEND_CUDA;
+		else {
+			cli_error(CMD, "--backend '%s': expected auto, cpu or cuda", v);
+			return 2;
+		}
+		break;
+	case OPT_PRECISION:
+		if (gk_precision_parse(v, &o->precision) != GK_OK) {
+			cli_error(CMD, "--precision '%s': expected default, strict, accurate or tf32", v);
+			return 2;
+		}
+		break;
 	case OPT_ALGO:
 		o->algo = v;
 		break;
@@ -332,6 +360,12 @@ int gk_cmd_gemm(int argc, char **argv)
 		rc = 1;
 		goto done;
 	}
+	if (gk_context_set_backend(ctx, o.backend) != GK_OK ||
+	    gk_context_set_precision(ctx, o.precision) != GK_OK) {
+		gemm_report_lib_error("gk_context_set_backend/precision", GK_ERR_INVALID_VALUE);
+		rc = 2;
+		goto done;
+	}
 	st = gk_context_set_threads(ctx, (int)o.threads);
 	if (st != GK_OK) {
 		gemm_report_lib_error("gk_context_set_threads", st);
@@ -352,6 +386,14 @@ int gk_cmd_gemm(int argc, char **argv)
 	rc = gemm_setup(&o, in, &p);
 	if (rc)
 		goto done;
+	/* The mode whose bound the check applies: the named algorithm's, or
+	 * auto's on the GPU (float only: double is FP64 in every mode). */
+	if (named)
+		o.bound_mode = ai.precision;
+	else if (o.backend == GK_BACKEND_CUDA && o.dtype != NPY_F64)
+		o.bound_mode = gk_precision_effective(ctx);
+	else
+		o.bound_mode = GK_PRECISION_STRICT;
 
 	double t;
 	rc = gemm_time_runs(ctx, &o, &p, &t);

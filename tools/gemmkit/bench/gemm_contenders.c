@@ -104,19 +104,20 @@ static int add_ours(gemm_run *g, const gk_algo_info *in)
 	return 0;
 }
 
-/* A GPU contender: a cuda.* algorithm on device pointers (in), or cuBLAS
- * as a reference (in NULL), timed with CUDA events (gpu.c). */
-static int add_gpu(gemm_run *g, const gk_algo_info *in)
+/* A GPU contender: a cuda.* algorithm on device pointers (in), or a cuBLAS
+ * mode as a reference (in NULL, cublas its id: "cublas", "cublas-tf32",
+ * "cublas-bf16x9"), timed with CUDA events (gpu.c). */
+static int add_gpu(gemm_run *g, const gk_algo_info *in, const char *cublas)
 {
-	const char *id = in ? in->name : "cublas";
+	const char *id = in ? in->name : cublas;
 	if (find(g, id) >= 0)
 		return 0;
 	if (g->nc >= GEMM_MAX_CONTENDERS) {
 		cli_error(CMD, "too many contenders (at most %d)", GEMM_MAX_CONTENDERS);
 		return 2;
 	}
-	char why[256];
-	gpu_side *gs = gpu_side_new(in ? in->name : NULL, why, sizeof why);
+	char why[256] = "";
+	gpu_side *gs = gpu_side_new(in ? in->name : cublas, why, sizeof why);
 	if (gs == NULL) {
 		fprintf(stderr, "gemmkit bench: %s: %s: skipped\n", id, why);
 		return 0;
@@ -129,15 +130,22 @@ static int add_gpu(gemm_run *g, const gk_algo_info *in)
 	if (in)
 		snprintf(c->name, sizeof c->name, "%s", id);
 	else
-		snprintf(c->name, sizeof c->name, "cuBLAS");
+		snprintf(c->name, sizeof c->name, "%s", !strcmp(cublas, "cublas") ? "cuBLAS"
+		                                        : !strcmp(cublas, "cublas-tf32") ? "cuBLAS TF32"
+		                                                                         : "cuBLAS BF16x9");
 	c->units = BENCH_GFLOPS;
 	c->ops = &gemm_gpu_ops;
 	c->self = sd;
 	sd->kind = in ? GEMM_OURS : GEMM_REF;
 	sd->gpu = gs;
 	sd->dtypes = in ? in->dtypes : GK_DTYPE_F32 | GK_DTYPE_F64;
-	sd->desc = in ? in->description : "cublasSgemm (default FP32 math mode) and cublasDgemm, "
-	                                  "column-major C^T = B^T A^T";
+	sd->desc = in                              ? in->description
+	           : !strcmp(cublas, "cublas")      ? "cublasSgemm (default FP32 math mode) and cublasDgemm, "
+	                                              "column-major C^T = B^T A^T"
+	           : !strcmp(cublas, "cublas-tf32") ? "cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32 (float)"
+	                                            : "cublasGemmEx, CUBLAS_COMPUTE_32F_EMULATED_16BFX9 (float)";
+	if (!in && strcmp(cublas, "cublas") != 0)
+		sd->dtypes = GK_DTYPE_F32;
 	/* The seeds' GPU kernels form the ladder; the production ones the front. */
 	sd->rung = in && strncmp(in->name, "cuda.s0", 7) == 0;
 	g->ngpu++;
@@ -149,7 +157,7 @@ static int add_gpu(gemm_run *g, const gk_algo_info *in)
 static int add_algo(gemm_run *g, const gk_algo_info *in)
 {
 	if (in->backend == GK_BACKEND_CUDA)
-		return add_gpu(g, in);
+		return add_gpu(g, in, NULL);
 	if (!in->available) {
 		fprintf(stderr, "gemmkit bench: %s is not available on this machine: skipped\n", in->name);
 		return 0;
@@ -178,9 +186,9 @@ static int choose(gemm_run *g, int want[BENCH_REF_COUNT], int forced[BENCH_REF_C
 			known = 1;
 			for (int r = 0; r < BENCH_REF_COUNT; r++)
 				want[r] = 1;
-		} else if (!strcmp(tok, "cublas")) {
+		} else if (!strcmp(tok, "cublas") || !strcmp(tok, "cublas-tf32") || !strcmp(tok, "cublas-bf16x9")) {
 			known = 1;
-			rc = add_gpu(g, NULL);
+			rc = add_gpu(g, NULL, tok);
 		} else if (!strcmp(tok, "auto")) {
 			known = 1;
 			rc = add_ours(g, NULL);
@@ -229,7 +237,7 @@ static int choose(gemm_run *g, int want[BENCH_REF_COUNT], int forced[BENCH_REF_C
 			fprintf(stderr, " auto");
 			for (int r = 0; r < BENCH_REF_COUNT; r++)
 				fprintf(stderr, " %s", bench_ref_ids[r]);
-			fprintf(stderr, " cublas ours refs strassen cuda\n");
+			fprintf(stderr, " cublas cublas-tf32 cublas-bf16x9 ours refs strassen cuda\n");
 			return 2;
 		}
 		if (comma == NULL)
@@ -277,8 +285,8 @@ static int rank(const bench_contender *c)
 	for (int r = 0; r < BENCH_REF_COUNT; r++)
 		if (!strcmp(c->id, bench_ref_ids[r]))
 			return 2000 + r;
-	if (!strcmp(c->id, "cublas"))
-		return 3000;
+	if (!strncmp(c->id, "cublas", 6))
+		return 3000 + (int)strlen(c->id);
 	if (!strcmp(c->id, "auto"))
 		return 1000;
 	for (int i = 0; i < gk_algo_count(); i++) {

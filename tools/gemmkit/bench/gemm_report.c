@@ -301,6 +301,47 @@ static void put_pct_table(const gemm_run *g, FILE *f, int ti, int dt)
 	}
 }
 
+/* With several cuBLAS modes in the run (the precision suite), each gemmkit
+ * contender's rate as a ratio to each mode's in the same row: the strict
+ * kernel and the FP32-accurate one against cublasSgemm, the TF32 kernel
+ * against cuBLAS's TF32 mode. */
+static void put_cublas_ratio_table(const gemm_run *g, FILE *f, int ti, int dt)
+{
+	const bench_opts *o = g->o;
+	int refs[4], nr = 0;
+	for (int ci = 0; ci < g->nc && nr < 4; ci++)
+		if (g->side[ci].kind == GEMM_REF && !strncmp(g->c[ci].id, "cublas", 6) &&
+		    (g->side[ci].dtypes & (dt ? GK_DTYPE_F64 : GK_DTYPE_F32)))
+			refs[nr++] = ci;
+	if (nr < 2)
+		return;
+	fprintf(f, "\n## %s, ratio to each cuBLAS mode in the same run\n\n| m x n x k | contender |",
+	        dt ? "DGEMM" : "SGEMM");
+	for (int r = 0; r < nr; r++)
+		fprintf(f, " / %s |", g->c[refs[r]].name);
+	fprintf(f, "\n|---|---|");
+	for (int r = 0; r < nr; r++)
+		fprintf(f, "---:|");
+	fputc('\n', f);
+	for (int si = 0; si < o->nshapes; si++)
+		for (int ci = 0; ci < g->nc; ci++) {
+			if (g->side[ci].kind == GEMM_REF || !(g->side[ci].dtypes & (dt ? GK_DTYPE_F64 : GK_DTYPE_F32)))
+				continue;
+			const bench_result *r = gemm_result(g, ti, dt, si, ci);
+			char lab[96];
+			gemm_shape_label(&o->shapes[si], 0, lab, sizeof lab);
+			fprintf(f, "| %s | %s |", lab, g->c[ci].name);
+			for (int q = 0; q < nr; q++) {
+				const bench_result *rb = gemm_result(g, ti, dt, si, refs[q]);
+				if (r->status == BENCH_OK && rb->status == BENCH_OK && rb->rate > 0)
+					fprintf(f, " %.2f |", r->rate / rb->rate);
+				else
+					fprintf(f, " - |");
+			}
+			fputc('\n', f);
+		}
+}
+
 /* Errors per contender and size against the product in long double. */
 static void put_err_table(const gemm_run *g, FILE *f, int ti, int dt)
 {
@@ -486,8 +527,10 @@ void gemm_report(gemm_run *g, bench_report *rep)
 				put_table(g, rep->md, ti, dt, T_LADDER);
 			if (o->times_table)
 				put_times_table(g, rep->md, ti, dt);
-			if (g->ngpu > 0)
+			if (g->ngpu > 0) {
 				put_pct_table(g, rep->md, ti, dt);
+				put_cublas_ratio_table(g, rep->md, ti, dt);
+			}
 			if (o->err_table)
 				put_err_table(g, rep->md, ti, dt);
 		}

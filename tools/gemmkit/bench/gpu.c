@@ -29,7 +29,7 @@
 #include <cuda_runtime.h>
 
 typedef struct gpu_side {
-	int cublas;             /* 1: cuBLAS, 0: a gemmkit algorithm */
+	int cublas;             /* 0: a gemmkit algorithm; else a CUBLAS_* mode below */
 	gk_context *ctx;        /* gemmkit: the algorithm, the device, the stream */
 	cudaStream_t stream;
 	cudaEvent_t start, stop;
@@ -38,6 +38,12 @@ typedef struct gpu_side {
 	int download;           /* copy C back at the next sync (the checked run) */
 	unsigned dtypes;        /* GK_DTYPE_F32 | GK_DTYPE_F64: what it computes */
 } gpu_side;
+
+/* The cuBLAS contenders: cublasSgemm / cublasDgemm in the default math
+ * mode; cublasGemmEx with CUBLAS_COMPUTE_32F_FAST_TF32 (float only); and,
+ * on GPUs where cuBLAS offers it (compute capability 10 and later), its
+ * FP32 emulation on BF16 tensor cores (CUBLAS_COMPUTE_32F_EMULATED_16BFX9). */
+enum { CUBLAS_DEFAULT = 1, CUBLAS_TF32 = 2, CUBLAS_BF16X9 = 3 };
 
 /* The inputs on the device, shared by the contenders of one cell. */
 static struct {
@@ -178,6 +184,17 @@ static int gpu_run(bench_contender *c, void *cell)
 			const double one = 1, zero = 0;
 			st = cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, dev_in.db, n,
 			                 dev_in.da, k, &zero, g->dc, n);
+		} else if (g->cublas != CUBLAS_DEFAULT) {
+			const float one = 1, zero = 0;
+#if CUBLAS_VER_MAJOR >= 13 || (CUBLAS_VER_MAJOR == 12 && CUBLAS_VER_MINOR >= 9)
+			const cublasComputeType_t ct = g->cublas == CUBLAS_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+			                                                        : CUBLAS_COMPUTE_32F_EMULATED_16BFX9;
+#else
+			const cublasComputeType_t ct = CUBLAS_COMPUTE_32F_FAST_TF32;
+#endif
+			st = cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, dev_in.db, CUDA_R_32F,
+			                  n, dev_in.da, CUDA_R_32F, k, &zero, g->dc, CUDA_R_32F, n, ct,
+			                  CUBLAS_GEMM_DEFAULT);
 		} else {
 			const float one = 1, zero = 0;
 			st = cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, dev_in.db, n,
@@ -256,9 +273,32 @@ gpu_side *gpu_side_new(const char *algo, char *why, size_t len)
 		gpu_side_free(g);
 		return NULL;
 	}
-	if (algo == NULL) {
-		g->cublas = 1;
-		g->dtypes = GK_DTYPE_F32 | GK_DTYPE_F64;
+	if (algo == NULL || strncmp(algo, "cublas", 6) == 0) {
+		g->cublas = algo == NULL || !strcmp(algo, "cublas") ? CUBLAS_DEFAULT
+		            : !strcmp(algo, "cublas-tf32")          ? CUBLAS_TF32
+		            : !strcmp(algo, "cublas-bf16x9")        ? CUBLAS_BF16X9
+		                                                    : 0;
+		g->dtypes = g->cublas == CUBLAS_DEFAULT ? GK_DTYPE_F32 | GK_DTYPE_F64 : GK_DTYPE_F32;
+		if (g->cublas == 0)
+			snprintf(why, len, "no cuBLAS contender is named %s", algo);
+		if (g->cublas == CUBLAS_BF16X9) {
+			int dev = 0, major = 0;
+			cudaGetDevice(&dev);
+			cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+#if CUBLAS_VER_MAJOR >= 13 || (CUBLAS_VER_MAJOR == 12 && CUBLAS_VER_MINOR >= 9)
+			if (major < 10)
+				snprintf(why, len, "cuBLAS's FP32 emulation (BF16x9) needs compute capability 10 "
+				         "or later; this device has %d", major);
+#else
+			snprintf(why, len, "this cuBLAS has no FP32 emulation (BF16x9)");
+#endif
+			if (why[0] != '\0')
+				g->cublas = 0;
+		}
+		if (g->cublas == 0) {
+			gpu_side_free(g);
+			return NULL;
+		}
 		return g;
 	}
 	for (int i = 0; i < gk_algo_count(); i++) {

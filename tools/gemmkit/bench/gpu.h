@@ -29,7 +29,9 @@ int gpu_ready(char *why, size_t len);
 /* The device, CUDA and cuBLAS versions, for the report. */
 void gpu_describe(char *buf, size_t len);
 /* A contender's state: the gemmkit algorithm `algo` on device pointers, or
- * cuBLAS when algo is NULL; NULL with the reason in why. */
+ * cuBLAS when algo is NULL or "cublas" (default math), "cublas-tf32"
+ * (FAST_TF32 compute), "cublas-bf16x9" (FP32 emulation, where cuBLAS has it);
+ * NULL with the reason in why (why must hold "" on entry). */
 gpu_side *gpu_side_new(const char *algo, char *why, size_t len);
 void gpu_side_free(gpu_side *g);
 

@@ -41,6 +41,15 @@ const bench_suite bench_suites[] = {
 	 "SGEMM and DGEMM, cap 30 s",
 	 "3-5 min", "cuda.sgemm,cuda.dgemm,cublas", "1024,2048,4095,4096,4097,5120,8192,16384", "256,512",
 	 "4096x4096x64,64x64x1e6,8192x8192x256", "both", "1", NULL, 30, 0, 0, "gemmkit-bench-gpu", NULL, NULL},
+	{"gpu-precision", BENCH_KIND_GEMM,
+	 "the precision modes of float products on the GPU: cuda.sgemm (strict FP32),\n"
+	 "cuda.sgemm_3xtf32 (FP32-accurate on tensor cores) and cuda.sgemm_tf32 vs\n"
+	 "cublasSgemm (default math), cublasGemmEx FAST_TF32 and, where cuBLAS has\n"
+	 "it, its BF16x9 FP32 emulation; N = 1024 ... 16384, 4097, 4096x4096x64,\n"
+	 "64x64x1e6; each with its normwise error against the long double product",
+	 "4-8 min", "cuda.sgemm,cuda.sgemm_3xtf32,cuda.sgemm_tf32,cublas,cublas-tf32,cublas-bf16x9",
+	 "1024,2048,4096,4097,8192,16384", "256,512", "4096x4096x64,64x64x1e6", "s", "1", NULL, 30, 0, 1,
+	 "gemmkit-bench-gpu-precision", NULL, NULL},
 	{"gpu-ladder", BENCH_KIND_GEMM,
 	 "the GPU SGEMM ladder: seed 002's kernels 1-7 and seed 000's CUDA variants,\n"
 	 "with cuda.sgemm, vs cuBLAS; N = 1024, 2048, 4096, 5120 (seed 002's table);\n"

@@ -24,6 +24,9 @@ typedef struct {
 	int64_t size[3]; /* M N K given on the command line, 0 if not */
 	int nsizes;
 	const char *algo;
+	gk_backend backend;     /* --backend (GK_BACKEND_AUTO by default) */
+	gk_precision precision; /* --precision (GK_PRECISION_DEFAULT by default) */
+	gk_precision bound_mode; /* the mode of the product that runs: its error bound */
 	int dtype_set;
 	npy_dtype dtype;
 	int64_t threads;

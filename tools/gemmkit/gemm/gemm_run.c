@@ -87,7 +87,10 @@ void gemm_print_report(const gemm_opts *o, const gemm_problem *p, const gk_algo_
 	       (long long)p->k, p->random_sizes ? " (random)" : "");
 	if (p->random_sizes || p->random_data)
 		printf("seed:      %llu\n", (unsigned long long)o->seed);
-	printf("algorithm: %s\n", o->algo);
+	printf("algorithm: %s%s%s\n", o->algo, o->backend == GK_BACKEND_CUDA ? " (CUDA backend" : "",
+	       o->backend == GK_BACKEND_CUDA ? (p->dtype == NPY_F64 ? ")" : ", precision below)") : "");
+	if (o->backend == GK_BACKEND_CUDA && p->dtype != NPY_F64)
+		printf("precision: %s\n", gk_precision_name(o->bound_mode));
 	printf("dtype:     %s (%s)\n", p->dtype == NPY_F64 ? "d" : "s", npy_dtype_name(p->dtype));
 	printf("layout:    %s, op(A) = %s, op(B) = %s, alpha = %g, beta = %g\n",
 	       p->layout == GK_ROW_MAJOR ? "row-major" : "column-major",
@@ -122,16 +125,22 @@ int gemm_check_result(const gemm_opts *o, const gemm_problem *p)
 		cli_error(GEMM_CMD, "out of memory for the check");
 		return 1;
 	}
-	/* tol * (K + 2) * eps, eps = 2u */
-	const double bound = gkc_gemm_bound(dt, p->k, 2 * o->tol);
+	/* tol * (K + 2) * eps, eps = 2u, or the bound of the mode that ran */
+	const double bound = gkc_gemm_bound_mode(dt, p->k, o->bound_mode, 2 * o->tol);
 	const int failed = !(err <= bound);
 	printf("error:     %.3e (normwise relative, long double reference, ", err);
 	if (nsampled)
 		printf("%lld random rows of %lld: M*N*K > 2^31)\n", (long long)nsampled, (long long)p->m);
 	else
 		printf("all %lld rows)\n", (long long)p->m);
-	printf("bound:     %.3e (%g * (K + 2) * eps, eps = %s)\n", bound, o->tol,
-	       p->dtype == NPY_F64 ? "2^-52" : "2^-23");
+	if (o->bound_mode == GK_PRECISION_ACCURATE && p->dtype != NPY_F64)
+		printf("bound:     %.3e (%g * (K + 14) * eps, eps = 2^-23: precision accurate)\n", bound,
+		       o->tol);
+	else if (o->bound_mode == GK_PRECISION_TF32 && p->dtype != NPY_F64)
+		printf("bound:     %.3e (%g * ((K + 2) * eps + 2^-9): precision tf32)\n", bound, o->tol);
+	else
+		printf("bound:     %.3e (%g * (K + 2) * eps, eps = %s)\n", bound, o->tol,
+		       p->dtype == NPY_F64 ? "2^-52" : "2^-23");
 	printf("check:     %s\n", failed ? "FAIL" : "PASS");
 	fflush(stdout);
 	if (isnan(err))
