@@ -1,0 +1,414 @@
+/*
+ * sgemm_tc_wgmma_sm90a.cu - the Hopper main kernel of the tensor-core SGEMM
+ * (sgemm_tc.cuh): warpgroup MMA (wgmma.mma_async m64nNk8 .f32.tf32.tf32)
+ * on TF32 planes loaded by the bulk tensor copy engine (TMA).
+ *
+ * Computes, for one gk_tc_problem, over the K range of each split,
+ *
+ *   products == 1:  acc = Ahi Bhi^T
+ *   products == 3:  acc = Ahi Blo^T + Alo Bhi^T + Ahi Bhi^T
+ *
+ * and stores C = alpha acc + beta C on the m x n corner (splits == 1; beta
+ * == 0 never reads C) or the raw acc of split z into partial[z], an mp x np
+ * row-major block (splits > 1; every element of the block is written, an
+ * empty split writes zeros).
+ *
+ * Operands: the planes of sgemm_tc.cuh, A mp x kp and B np x kp, K
+ * contiguous (row stride kp floats), zero-padded: mp, np multiples of
+ * GK_TC_PAD_MN (128), kp and k_per_split multiples of GK_TC_PAD_K (32),
+ * every plane 16-byte aligned. Rows of a B tile past np are filled with
+ * zeros by the copy engine and never stored.
+ *
+ * Scheme: a CTA of three warpgroups. Warpgroup 0 is the producer (one
+ * thread issues the TMA loads of a stage: 128 rows of A and BN rows of B per
+ * plane, K-major with the 128- or 64-byte swizzle that wgmma reads);
+ * warpgroups 1 and 2 each compute 64 x BN of the 128 x BN tile from shared
+ * memory, a stage after another, with the register accumulators in FP32.
+ * Stages complete on mbarriers (full: bytes of the copies; empty: one
+ * arrival per consumer warp once its MMAs that read the stage are done).
+ * The grid is persistent: each CTA walks the work units (split, tile) with
+ * a stride of the grid, tiles ordered in groups of 8 row-tiles for L2
+ * reuse; the producer runs ahead into the next unit while the consumers
+ * store the last one. In the three-product mode the cross products go
+ * first in each k8 step, hi*hi last, into the one FP32 accumulator (the
+ * variant with NACC == 2 keeps the cross products in a second one).
+ *
+ * Device code exists only for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL); compiled
+ * for any other target the kernel is empty, and the host function answers
+ * GK_ERR_UNSUPPORTED when the device is not compute capability 9.0 or the
+ * loaded image is not the sm_90a one. The tensor maps are encoded through
+ * the driver entry point that the runtime hands out (no -lcuda link).
+ */
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <limits.h>
+
+#include "sgemm_tc.cuh"
+#include "sgemm_tc_wgmma_sm90a.cuh"
+
+namespace {
+
+constexpr int GK_WG_BM = 128;      /* rows of A per CTA tile: two warpgroups of 64 */
+constexpr int GK_WG_THREADS = 384; /* producer + two consumer warpgroups */
+constexpr int GK_WG_GROUP = 8;     /* row-tiles per raster group */
+
+struct gk_wg_args {
+	int64_t m, n, mp, np, kp, k_per_split;
+	int tiles_m, tiles_n, splits, units;
+	float alpha, beta;
+	float *c;
+	int64_t rs_c;
+	float *partial;
+	int vec_c; /* C holds 8-byte aligned pairs (c and rs_c even) */
+};
+
+template <int BN, int SWZ, int P, int NACC>
+struct gk_wg_cfg {
+	static constexpr int BK = SWZ / 4;                 /* floats of K per stage */
+	static constexpr int PLANES = P == 3 ? 2 : 1;      /* hi (and lo) of each operand */
+	static constexpr int A_BYTES = GK_WG_BM * SWZ;     /* one plane's A tile */
+	static constexpr int B_BYTES = BN * SWZ;           /* one plane's B tile */
+	static constexpr int STAGE_BYTES = PLANES * (A_BYTES + B_BYTES);
+	static constexpr int FIT = (220 * 1024) / STAGE_BYTES;
+	static constexpr int STAGES = FIT > 4 ? 4 : FIT;
+	static constexpr int SMEM = STAGES * STAGE_BYTES + 1024; /* + alignment to 1024 */
+	static constexpr int REGS = BN / 2;                /* accumulators per thread (64 x BN / 128) */
+	static_assert(BN == 128 || BN == 256, "BN");
+	static_assert(SWZ == 128 || SWZ == 64, "SWZ");
+	static_assert(P == 1 || (P == 3 && (NACC == 1 || NACC == 2)), "P, NACC");
+	static_assert(STAGES >= 2 && REGS * 2 == BN, "stages, accumulators");
+	static_assert(GK_TC_PAD_K % BK == 0 && GK_TC_PAD_MN % GK_WG_BM == 0, "padding");
+};
+
+/* Work unit u -> split z and tile (tm, tn): splits outermost, then groups
+ * of GK_WG_GROUP row-tiles walked column by column. */
+static __device__ __forceinline__ void gk_wg_unit(const gk_wg_args &g, int u, int &tm, int &tn,
+                                                  int &z)
+{
+	const int tiles = g.tiles_m * g.tiles_n;
+	z = u / tiles;
+	const int t = u - z * tiles;
+	const int per_group = GK_WG_GROUP * g.tiles_n;
+	const int grp = t / per_group;
+	const int first = grp * GK_WG_GROUP;
+	const int gs = min(g.tiles_m - first, GK_WG_GROUP);
+	const int r = t - grp * per_group;
+	tm = first + r % gs;
+	tn = r / gs;
+}
+
+/* The k-tiles of split z. */
+template <int BK>
+static __device__ __forceinline__ int gk_wg_ktiles(const gk_wg_args &g, int z, int64_t &k0)
+{
+	k0 = (int64_t)z * g.k_per_split;
+	const int64_t k1 = min(g.kp, k0 + g.k_per_split);
+	return k1 > k0 ? (int)((k1 - k0) / BK) : 0;
+}
+
+#ifdef GK_WGMMA_DEVICE
+/* Store one consumer's 64 x BN accumulators (thread layout of wgmma's D:
+ * row warp*16 + lane/4 (+8), columns 8j + 2(lane%4) (+1)). */
+template <int BN, int NACC, int REGS>
+static __device__ __forceinline__ void gk_wg_store(const gk_wg_args &g, float (&acc)[NACC][REGS],
+                                                   int tm, int tn, int z, int cw)
+{
+	const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+	const int64_t row0 = (int64_t)tm * GK_WG_BM + cw * 64 + warp * 16 + lane / 4;
+	const int64_t col0 = (int64_t)tn * BN + 2 * (lane % 4);
+	if (g.splits > 1) {
+		float *p = g.partial + (int64_t)z * g.mp * g.np;
+#pragma unroll
+		for (int j = 0; j < BN / 8; j++) {
+			const int64_t col = col0 + 8 * j;
+			if (col >= g.np)
+				continue;
+#pragma unroll
+			for (int i = 0; i < 2; i++) {
+				float2 v;
+				v.x = acc[0][4 * j + 2 * i];
+				v.y = acc[0][4 * j + 2 * i + 1];
+				if constexpr (NACC == 2) {
+					v.x += acc[1][4 * j + 2 * i];
+					v.y += acc[1][4 * j + 2 * i + 1];
+				}
+				*reinterpret_cast<float2 *>(p + (row0 + 8 * i) * g.np + col) = v;
+			}
+		}
+		return;
+	}
+#pragma unroll
+	for (int j = 0; j < BN / 8; j++) {
+		const int64_t col = col0 + 8 * j;
+		if (col >= g.n)
+			continue;
+#pragma unroll
+		for (int i = 0; i < 2; i++) {
+			const int64_t row = row0 + 8 * i;
+			if (row >= g.m)
+				continue;
+			float x = acc[0][4 * j + 2 * i], y = acc[0][4 * j + 2 * i + 1];
+			if constexpr (NACC == 2) {
+				x += acc[1][4 * j + 2 * i];
+				y += acc[1][4 * j + 2 * i + 1];
+			}
+			float *c = g.c + row * g.rs_c + col;
+			const bool two = col + 1 < g.n;
+			x *= g.alpha;
+			y *= g.alpha;
+			if (two && g.vec_c) {
+				if (g.beta != 0.0f) {
+					const float2 o = *reinterpret_cast<const float2 *>(c);
+					x = fmaf(g.beta, o.x, x);
+					y = fmaf(g.beta, o.y, y);
+				}
+				*reinterpret_cast<float2 *>(c) = make_float2(x, y);
+			} else {
+				if (g.beta != 0.0f) {
+					x = fmaf(g.beta, c[0], x);
+					if (two)
+						y = fmaf(g.beta, c[1], y);
+				}
+				c[0] = x;
+				if (two)
+					c[1] = y;
+			}
+		}
+	}
+}
+#endif
+
+template <int BN, int SWZ, int P, int NACC>
+__global__ void __launch_bounds__(GK_WG_THREADS, 1)
+gk_tc_wgmma_kernel(const __grid_constant__ CUtensorMap map_ahi, const __grid_constant__ CUtensorMap map_alo,
+                   const __grid_constant__ CUtensorMap map_bhi, const __grid_constant__ CUtensorMap map_blo,
+                   const gk_wg_args g)
+{
+#ifdef GK_WGMMA_DEVICE
+	using C = gk_wg_cfg<BN, SWZ, P, NACC>;
+	/* Static shared memory: the host also reads its presence as the mark
+	 * of the sm_90a image. */
+	__shared__ __align__(8) uint64_t full_bar[C::STAGES], empty_bar[C::STAGES];
+	extern __shared__ __align__(1024) unsigned char gk_wg_smem[];
+	const uint32_t base = (gk_smem_addr(gk_wg_smem) + 1023u) & ~1023u;
+	const int wg = threadIdx.x / 128;
+
+	if (threadIdx.x == 0) {
+		for (int s = 0; s < C::STAGES; s++) {
+			gk_mbar_init(gk_smem_addr(&full_bar[s]), 1);
+			gk_mbar_init(gk_smem_addr(&empty_bar[s]), 8); /* the 8 consumer warps */
+		}
+		gk_mbar_init_fence();
+	}
+	__syncthreads();
+
+	if (wg == 0) {
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+		if (threadIdx.x != 0)
+			return;
+		gk_tma_prefetch_map(&map_ahi);
+		gk_tma_prefetch_map(&map_bhi);
+		if constexpr (P == 3) {
+			gk_tma_prefetch_map(&map_alo);
+			gk_tma_prefetch_map(&map_blo);
+		}
+		uint32_t it = 0;
+		for (int u = blockIdx.x; u < g.units; u += gridDim.x) {
+			int tm, tn, z;
+			gk_wg_unit(g, u, tm, tn, z);
+			int64_t k0;
+			const int nk = gk_wg_ktiles<C::BK>(g, z, k0);
+			const int ra = tm * GK_WG_BM, rb = tn * BN;
+			for (int kt = 0; kt < nk; kt++, it++) {
+				const uint32_t s = it % C::STAGES, ph = (it / C::STAGES) & 1;
+				gk_mbar_wait(gk_smem_addr(&empty_bar[s]), ph ^ 1);
+				const uint32_t fb = gk_smem_addr(&full_bar[s]);
+				gk_mbar_arrive_tx(fb, C::STAGE_BYTES);
+				const uint32_t st = base + s * C::STAGE_BYTES;
+				const int kc = (int)(k0 + (int64_t)kt * C::BK);
+				gk_tma_load_2d(st, &map_ahi, fb, kc, ra);
+				if constexpr (P == 3)
+					gk_tma_load_2d(st + C::A_BYTES, &map_alo, fb, kc, ra);
+				gk_tma_load_2d(st + C::PLANES * C::A_BYTES, &map_bhi, fb, kc, rb);
+				if constexpr (P == 3)
+					gk_tma_load_2d(st + C::PLANES * C::A_BYTES + C::B_BYTES, &map_blo, fb, kc, rb);
+			}
+		}
+		return;
+	}
+
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+	const int cw = wg - 1; /* this consumer's 64 rows of the tile */
+	const bool signal = threadIdx.x % 32 == 0;
+	float acc[NACC][C::REGS];
+	uint32_t it = 0;
+	for (int u = blockIdx.x; u < g.units; u += gridDim.x) {
+		int tm, tn, z;
+		gk_wg_unit(g, u, tm, tn, z);
+		int64_t k0;
+		const int nk = gk_wg_ktiles<C::BK>(g, z, k0);
+#pragma unroll
+		for (int a = 0; a < NACC; a++)
+#pragma unroll
+			for (int r = 0; r < C::REGS; r++)
+				acc[a][r] = 0.0f;
+		uint32_t prev = 0;
+		for (int kt = 0; kt < nk; kt++, it++) {
+			const uint32_t s = it % C::STAGES, ph = (it / C::STAGES) & 1;
+			gk_mbar_wait(gk_smem_addr(&full_bar[s]), ph);
+			const uint32_t st = base + s * C::STAGE_BYTES;
+			const uint32_t a_hi = st + cw * 64 * SWZ;
+			const uint32_t b_hi = st + C::PLANES * C::A_BYTES;
+			const uint64_t dah = gk_wgmma_desc<SWZ>(a_hi), dbh = gk_wgmma_desc<SWZ>(b_hi);
+			const uint64_t dal = gk_wgmma_desc<SWZ>(a_hi + C::A_BYTES);
+			const uint64_t dbl = gk_wgmma_desc<SWZ>(b_hi + C::B_BYTES);
+			gk_wgmma_fence();
+#pragma unroll
+			for (int kk = 0; kk < C::BK / 8; kk++) {
+				const uint64_t o = 2 * kk; /* 32 bytes, in 16-byte units */
+				if constexpr (P == 3) {
+					float *x = acc[NACC - 1];
+					gk_wgmma<BN>(x, dah + o, dbl + o);
+					gk_wgmma<BN>(x, dal + o, dbh + o);
+				}
+				gk_wgmma<BN>(acc[0], dah + o, dbh + o);
+			}
+			gk_wgmma_commit();
+			gk_wgmma_wait<1>();
+			if (kt > 0 && signal)
+				gk_mbar_arrive(gk_smem_addr(&empty_bar[prev]));
+			prev = s;
+		}
+		gk_wgmma_wait<0>();
+		if (nk > 0 && signal)
+			gk_mbar_arrive(gk_smem_addr(&empty_bar[prev]));
+		gk_wg_store<BN, NACC, C::REGS>(g, acc, tm, tn, z, cw);
+	}
+#endif
+}
+
+/* cuTensorMapEncodeTiled from the driver, through the runtime. */
+static PFN_cuTensorMapEncodeTiled_v12000 gk_wg_encode_fn(void)
+{
+	static PFN_cuTensorMapEncodeTiled_v12000 fn = []() {
+		void *p = nullptr;
+		cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+		if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) !=
+		        cudaSuccess ||
+		    q != cudaDriverEntryPointSuccess) {
+			(void)cudaGetLastError();
+			p = nullptr;
+		}
+		return (PFN_cuTensorMapEncodeTiled_v12000)p;
+	}();
+	return fn;
+}
+
+/* The map of one plane: rows x kp floats, boxes of box_rows x SWZ bytes. */
+static gk_status gk_wg_map(CUtensorMap *map, const float *plane, int64_t rows, int64_t kp, int box_rows,
+                           int swz)
+{
+	static const char fn[] = "gk_tc_run_wgmma_sm90a";
+	PFN_cuTensorMapEncodeTiled_v12000 enc = gk_wg_encode_fn();
+	if (!enc)
+		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: cuTensorMapEncodeTiled is not available", fn);
+	const cuuint64_t dims[2] = {(cuuint64_t)kp, (cuuint64_t)rows};
+	const cuuint64_t strides[1] = {(cuuint64_t)kp * sizeof(float)};
+	const cuuint32_t box[2] = {(cuuint32_t)(swz / 4), (cuuint32_t)box_rows};
+	const cuuint32_t estr[2] = {1, 1};
+	const CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)plane, dims, strides, box, estr,
+	                       CU_TENSOR_MAP_INTERLEAVE_NONE,
+	                       swz == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
+	                       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (r != CUDA_SUCCESS)
+		return gk_set_error(GK_ERR_CUDA, "%s: cuTensorMapEncodeTiled failed (%d)", fn, (int)r);
+	return GK_OK;
+}
+
+/* Launch one configuration on pr. */
+template <int BN, int SWZ, int P, int NACC>
+static gk_status gk_wg_launch(const gk_tc_problem *pr)
+{
+	static const char fn[] = "gk_tc_run_wgmma_sm90a";
+	using C = gk_wg_cfg<BN, SWZ, P, NACC>;
+	auto kernel = gk_tc_wgmma_kernel<BN, SWZ, P, NACC>;
+
+	cudaFuncAttributes fa;
+	if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: no kernel image for this device", fn);
+	}
+	if (fa.sharedSizeBytes == 0)
+		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: built without the sm_90a image", fn);
+
+	CUtensorMap ahi, alo, bhi, blo;
+	gk_status st;
+	if ((st = gk_wg_map(&ahi, pr->a_hi, pr->mp, pr->kp, GK_WG_BM, SWZ)) != GK_OK ||
+	    (st = gk_wg_map(&bhi, pr->b_hi, pr->np, pr->kp, BN, SWZ)) != GK_OK)
+		return st;
+	alo = ahi;
+	blo = bhi;
+	if (P == 3 && ((st = gk_wg_map(&alo, pr->a_lo, pr->mp, pr->kp, GK_WG_BM, SWZ)) != GK_OK ||
+	               (st = gk_wg_map(&blo, pr->b_lo, pr->np, pr->kp, BN, SWZ)) != GK_OK))
+		return st;
+
+	gk_wg_args g;
+	g.m = pr->m;
+	g.n = pr->n;
+	g.mp = pr->mp;
+	g.np = pr->np;
+	g.kp = pr->kp;
+	g.splits = pr->splits > 1 ? pr->splits : 1;
+	g.k_per_split = g.splits > 1 ? pr->k_per_split : pr->kp;
+	const int64_t tiles_m = pr->mp / GK_WG_BM, tiles_n = (pr->np + BN - 1) / BN;
+	const int64_t units = tiles_m * tiles_n * g.splits;
+	if (units > INT_MAX || pr->kp > INT_MAX || pr->mp > INT_MAX || pr->np > INT_MAX)
+		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: planes too large", fn);
+	g.tiles_m = (int)tiles_m;
+	g.tiles_n = (int)tiles_n;
+	g.units = (int)units;
+	g.alpha = pr->alpha;
+	g.beta = pr->beta;
+	g.c = pr->c;
+	g.rs_c = pr->rs_c;
+	g.partial = pr->partial;
+	g.vec_c = ((uintptr_t)pr->c % 8 == 0) && (pr->rs_c % 2 == 0);
+
+	int sms = pr->sm_count;
+	if (sms <= 0) {
+		int dev;
+		GK_CUDA_TRY(fn, cudaGetDevice(&dev));
+		GK_CUDA_TRY(fn, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	}
+	const int grid = (int)(units < sms ? units : sms);
+	GK_CUDA_TRY(fn, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM));
+	kernel<<<grid, GK_WG_THREADS, C::SMEM, pr->stream>>>(ahi, alo, bhi, blo, g);
+	GK_CUDA_LAUNCHED(fn);
+	return GK_OK;
+}
+
+} /* namespace */
+
+gk_status gk_tc_run_wgmma_sm90a(const gk_tc_problem *pr)
+{
+	static const char fn[] = "gk_tc_run_wgmma_sm90a";
+	int dev, major, minor;
+	GK_CUDA_TRY(fn, cudaGetDevice(&dev));
+	GK_CUDA_TRY(fn, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+	GK_CUDA_TRY(fn, cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+	if (major != 9 || minor != 0)
+		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: needs compute capability 9.0", fn);
+	const bool three = pr->products == 3;
+	if ((pr->products != 1 && !three) || !pr->a_hi || !pr->b_hi || (three && (!pr->a_lo || !pr->b_lo)) ||
+	    pr->mp % GK_WG_BM != 0 || pr->np % GK_TC_PAD_MN != 0 || pr->kp % GK_TC_PAD_K != 0 || pr->kp <= 0 ||
+	    (pr->splits > 1 && (pr->k_per_split % GK_TC_PAD_K != 0 || pr->k_per_split <= 0 || !pr->partial)) ||
+	    (pr->splits <= 1 && !pr->c))
+		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: planes outside the kernel's preconditions", fn);
+	const float *planes[4] = {pr->a_hi, pr->b_hi, pr->a_lo, pr->b_lo};
+	for (int i = 0; i < (three ? 4 : 2); i++)
+		if ((uintptr_t)planes[i] % 16 != 0)
+			return gk_set_error(GK_ERR_UNSUPPORTED, "%s: a plane is not 16-byte aligned", fn);
+	if (three)
+		return gk_wg_launch<256, 64, 3, 1>(pr);
+	return gk_wg_launch<256, 128, 1, 1>(pr);
+}
