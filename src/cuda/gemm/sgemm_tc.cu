@@ -1,0 +1,217 @@
+/*
+ * sgemm_tc.cu - the launchers of the tensor-core SGEMM: gk_cuda_sgemm_3xtf32
+ * (the cuda.sgemm_3xtf32 row: FP32-accurate, three TF32 products) and
+ * gk_cuda_sgemm_tf32 (cuda.sgemm_tf32: one TF32 product).
+ *
+ * What they compute: the canonical problem of cuda_gemm.h, C = alpha A B +
+ * beta C, for any m, n, k >= 1 and strides, on compute capability 8.0 and
+ * later (GK_ERR_UNSUPPORTED before). Steps, all stream-ordered on p->stream:
+ *   1. Workspace for the planes (sgemm_tc.cuh): A as mp x kp, B as np x kp,
+ *      hi and lo (hi only for TF32), taken with cudaMallocAsync. When that
+ *      cannot be had, C is cut into panels (rows of A, columns of B) whose
+ *      planes fit, halving the larger side down to 128 x 128; only when
+ *      even that fails is the answer GK_ERR_NO_MEMORY.
+ *   2. The split of A's rows and B's columns into planes (sgemm_tc_split.cu).
+ *   3. Split-K when the tiles of C leave SMs idle: S splits, chosen from the
+ *      shape and the SM count alone, each into its own m x n block of a
+ *      second workspace; gk_sgemm_splitk_reduce sums them in split order
+ *      (bit-for-bit reproducible) and applies alpha and beta. Without room
+ *      for that workspace the product runs unsplit.
+ *   4. The main kernel: on compute capability 9.0 the warpgroup-MMA kernel
+ *      (gk_tc_run_wgmma_sm90a); where it answers GK_ERR_UNSUPPORTED (or on
+ *      any other device) the mma.sync kernel (gk_tc_run_mma).
+ *   5. The workspaces released with cudaFreeAsync.
+ * beta == 0 never reads C. Every CUDA call and launch is checked.
+ */
+#include "sgemm_tc.cuh"
+#include "sgemm_splitk.cuh"
+
+namespace {
+
+constexpr int64_t MIN_K_SPLIT = 512;          /* elements of K per split, at least */
+constexpr int64_t MAX_SPLITS = 4096;
+constexpr int64_t MAX_PARTIAL_BYTES = (int64_t)1 << 28;
+
+int64_t g_ws_limit = -1; /* gk_tc_set_workspace_limit */
+
+int64_t cdiv(int64_t a, int64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+int64_t rup(int64_t a, int64_t b)
+{
+	return cdiv(a, b) * b;
+}
+
+/* cudaMallocAsync that may fail quietly: false when there is no room (the
+ * error is cleared), with the test limit applied. */
+bool try_alloc(void **ptr, int64_t bytes, cudaStream_t stream)
+{
+	*ptr = NULL;
+	if (g_ws_limit >= 0 && bytes > g_ws_limit)
+		return false;
+	if (cudaMallocAsync(ptr, (size_t)bytes, stream) != cudaSuccess) {
+		*ptr = NULL;
+		(void)cudaGetLastError();
+		return false;
+	}
+	return true;
+}
+
+/* Split-K count for a panel of mp x np planes: enough splits to bring the
+ * tiles up to one wave when they are fewer than the SMs. */
+int64_t choose_splits(int64_t m, int64_t n, int64_t mp, int64_t np, int64_t kp, int sms, int64_t *k_per_split)
+{
+	const int64_t tiles = (mp / GK_TC_PAD_MN) * (np / GK_TC_PAD_MN);
+	*k_per_split = kp;
+	if (tiles >= sms || kp < 2 * MIN_K_SPLIT)
+		return 1;
+	int64_t s = sms / tiles;
+	if (s > kp / MIN_K_SPLIT)
+		s = kp / MIN_K_SPLIT;
+	if (s > MAX_SPLITS)
+		s = MAX_SPLITS;
+	if (s * m * n * 4 > MAX_PARTIAL_BYTES)
+		s = MAX_PARTIAL_BYTES / (m * n * 4);
+	if (s < 2)
+		return 1;
+	const int64_t ks = rup(cdiv(kp, s), GK_TC_PAD_K);
+	*k_per_split = ks;
+	return cdiv(kp, ks);
+}
+
+struct panel_args {
+	const gk_cuda_sgemm_args *p;
+	int products;
+	bool wgmma;
+	int64_t kp;
+	float *a_hi, *a_lo, *b_hi, *b_lo;
+};
+
+/* One panel of C (rows i0.. of m_w, columns j0.. of n_w) on planes already
+ * split: split-K choice, the main kernel, the reduction. */
+gk_status run_panel(const panel_args &pa, int64_t i0, int64_t m_w, int64_t j0, int64_t n_w)
+{
+	static const char *fn = "gk_cuda_sgemm_tc";
+	const gk_cuda_sgemm_args *p = pa.p;
+	cudaStream_t stream = (cudaStream_t)p->stream;
+	gk_tc_problem pr;
+	pr.m = m_w; pr.n = n_w; pr.k = p->k;
+	pr.mp = rup(m_w, GK_TC_PAD_MN); pr.np = rup(n_w, GK_TC_PAD_MN); pr.kp = pa.kp;
+	pr.a_hi = pa.a_hi; pr.a_lo = pa.products == 3 ? pa.a_lo : NULL;
+	pr.b_hi = pa.b_hi; pr.b_lo = pa.products == 3 ? pa.b_lo : NULL;
+	pr.products = pa.products;
+	pr.alpha = p->alpha; pr.beta = p->beta;
+	pr.c = p->c + i0 * p->rs_c + j0; pr.rs_c = p->rs_c;
+	pr.partial = NULL;
+	pr.stream = stream;
+	pr.sm_count = p->sm_count > 0 ? p->sm_count : 1;
+	pr.splits = (int)choose_splits(m_w, n_w, pr.mp, pr.np, pr.kp, pr.sm_count, &pr.k_per_split);
+	if (pr.splits > 1 && !try_alloc((void **)&pr.partial, (int64_t)pr.splits * m_w * n_w * 4, stream)) {
+		pr.splits = 1; /* no room: unsplit */
+		pr.k_per_split = pr.kp;
+	}
+
+	gk_status st = GK_ERR_UNSUPPORTED;
+	if (pa.wgmma)
+		st = gk_tc_run_wgmma_sm90a(&pr);
+	if (st == GK_ERR_UNSUPPORTED)
+		st = gk_tc_run_mma(&pr);
+	if (st == GK_OK && pr.splits > 1)
+		st = gk_sgemm_splitk_reduce(pr.partial, pr.splits, m_w, n_w, p->alpha, p->beta, pr.c, p->rs_c,
+		                            stream);
+	if (pr.partial) {
+		cudaError_t e = cudaFreeAsync(pr.partial, stream);
+		if (st == GK_OK && e != cudaSuccess)
+			st = gk_cuda_status(e, fn, "cudaFreeAsync(partial, stream)");
+	}
+	return st;
+}
+
+gk_status sgemm_tc(const gk_cuda_sgemm_args *p, int products)
+{
+	const char *fn = products == 3 ? "gk_cuda_sgemm_3xtf32" : "gk_cuda_sgemm_tf32";
+	cudaStream_t stream = (cudaStream_t)p->stream;
+	const int64_t m = p->m, n = p->n, k = p->k;
+	int major = 0, minor = 0;
+	GK_CUDA_TRY(fn, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, p->device));
+	GK_CUDA_TRY(fn, cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, p->device));
+	if (major < 8)
+		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: TF32 tensor cores need compute capability 8.0 (device %d is %d.%d)",
+		                    fn, p->device, major, minor);
+
+	panel_args pa;
+	pa.p = p;
+	pa.products = products;
+	pa.wgmma = major == 9 && minor == 0;
+	pa.kp = rup(k, GK_TC_PAD_K);
+	const int planes = products == 3 ? 2 : 1;
+
+	/* Panel rows of A (pm) and columns of B (pn), halved until the planes fit. */
+	int64_t pm = rup(m, GK_TC_PAD_MN), pn = rup(n, GK_TC_PAD_MN);
+	float *ws = NULL;
+	for (;;) {
+		const int64_t bytes = (pm + pn) * pa.kp * planes * (int64_t)sizeof(float);
+		if (try_alloc((void **)&ws, bytes, stream))
+			break;
+		if (pm <= GK_TC_PAD_MN && pn <= GK_TC_PAD_MN)
+			return gk_set_error(GK_ERR_NO_MEMORY, "%s: no room for %lld bytes of TF32 planes", fn,
+			                    (long long)bytes);
+		if (pm >= pn)
+			pm = rup(pm / 2, GK_TC_PAD_MN);
+		else
+			pn = rup(pn / 2, GK_TC_PAD_MN);
+	}
+	pa.a_hi = ws;
+	pa.a_lo = products == 3 ? pa.a_hi + pm * pa.kp : NULL;
+	pa.b_hi = pa.a_hi + planes * pm * pa.kp;
+	pa.b_lo = products == 3 ? pa.b_hi + pn * pa.kp : NULL;
+
+	gk_status st = GK_OK;
+	const bool a_once = pm >= m;
+	for (int64_t j0 = 0; j0 < n && st == GK_OK; j0 += pn) {
+		const int64_t n_w = n - j0 < pn ? n - j0 : pn;
+		/* B's columns j0.. as rows of a plane: row j, K kk at b[kk rs_b + j cs_b]. */
+		st = gk_tc_split(p->b + j0 * p->cs_b, n_w, k, p->cs_b, p->rs_b, pa.b_hi, pa.b_lo,
+		                 rup(n_w, GK_TC_PAD_MN), pa.kp, stream);
+		for (int64_t i0 = 0; i0 < m && st == GK_OK; i0 += pm) {
+			const int64_t m_w = m - i0 < pm ? m - i0 : pm;
+			if (!a_once || j0 == 0)
+				st = gk_tc_split(p->a + i0 * p->rs_a, m_w, k, p->rs_a, p->cs_a, pa.a_hi, pa.a_lo,
+				                 rup(m_w, GK_TC_PAD_MN), pa.kp, stream);
+			if (st == GK_OK)
+				st = run_panel(pa, i0, m_w, j0, n_w);
+		}
+	}
+	cudaError_t e = cudaFreeAsync(ws, stream);
+	if (st == GK_OK && e != cudaSuccess)
+		st = gk_cuda_status(e, fn, "cudaFreeAsync(planes, stream)");
+	return st;
+}
+
+} /* namespace */
+
+void gk_tc_set_workspace_limit(int64_t bytes)
+{
+	g_ws_limit = bytes;
+}
+
+gk_status gk_cuda_sgemm_3xtf32(const gk_cuda_sgemm_args *p)
+{
+	return sgemm_tc(p, 3);
+}
+
+gk_status gk_cuda_sgemm_tf32(const gk_cuda_sgemm_args *p)
+{
+	return sgemm_tc(p, 1);
+}
+
+#ifndef GK_TC_HAVE_WGMMA
+/* Until the sm_90a kernel is built (GK_TC_HAVE_WGMMA): the mma.sync kernel
+ * runs everywhere. */
+gk_status gk_tc_run_wgmma_sm90a(const gk_tc_problem *)
+{
+	return GK_ERR_UNSUPPORTED;
+}
+#endif
