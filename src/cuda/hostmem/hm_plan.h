@@ -1,0 +1,92 @@
+/*
+ * hm_plan.h - the tile planner of the out-of-core driver (hm_plan.c, plain
+ * C, built with and without CUDA so that it is tested without a GPU).
+ *
+ * The canonical problem C = alpha A B + beta C (A m x k, B k x n, C m x n)
+ * is cut into tiles: C into mt x nt tiles, the depth k into kt chunks. One
+ * step of the plan is one launcher call on device buffers ("slots"): the
+ * A piece (row block i, depth chunk kk), the B piece (depth chunk kk,
+ * column block j) and the C tile (i, j). The plan lists the steps in order,
+ * which slot each piece lives in and whether the step must load it first.
+ *
+ * Order: one operand is "outer" (A: a row panel of A stays in its slot
+ * while the sweep crosses every column block of B; or B, the transpose of
+ * that), the sweep goes back and forth (serpentine), so that the inner
+ * operand's pieces left in their slots at the end of a sweep are the first
+ * ones the next sweep needs. The depth chunks of one C tile are consecutive
+ * steps (C stays on the device until its last chunk). Slots are given back
+ * by Belady's rule (the piece needed furthest in the future leaves), never
+ * the slot the previous step computes with, so that the loads of step t + 1
+ * overlap the product of step t. C tiles alternate between two slots.
+ *
+ * The planner chooses tile sizes, order and slot counts under a device
+ * memory budget by a cost model: the larger of the host-to-device time, the
+ * device-to-host time and the product's time at a tile-size-dependent rate,
+ * plus what cannot overlap (the first loads, the last drain).
+ */
+#ifndef GK_HM_PLAN_H
+#define GK_HM_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gemmkit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gk_hm_step {
+	int32_t i, j, kk;       /* C tile (row block i, column block j), depth chunk kk */
+	int16_t a_slot, b_slot, c_slot;
+	uint8_t a_load, b_load; /* load the piece into its slot before this step */
+	uint8_t c_first, c_last; /* first / last depth chunk of this C tile */
+} gk_hm_step;
+
+typedef struct gk_hm_params {
+	int64_t m, n, k;
+	size_t esize;         /* 4 or 8 */
+	int beta_nonzero;     /* C is read: its tiles are loaded too */
+	size_t budget;        /* device bytes the plan may take, workspace included */
+	double ws_factor;     /* launcher workspace: ws_factor x (A piece + B piece + C tile) */
+	size_t ws_fixed;      /* ... plus this many bytes */
+	double link_bps;      /* bytes/s each way over the host link (0: 50e9) */
+	double flops;         /* device FLOP/s on large tiles (0: 40e12) */
+	int64_t min_tile;     /* 0: a granule chosen from the sizes */
+	int force_outer;      /* 0: planner's choice, 1: A outer, 2: B outer (tests) */
+} gk_hm_params;
+
+typedef struct gk_hm_plan {
+	int64_t m, n, k;
+	size_t esize;
+	int64_t mt, nt, kt;   /* tile sizes (the last of each is ragged) */
+	int64_t mb, nb, kb;   /* number of blocks along m, n, k */
+	int b_outer;          /* 0: A's row panels outer, 1: B's column panels outer */
+	int na, nbs, nc;      /* slots of A pieces, B pieces, C tiles */
+	size_t slot_a, slot_b, slot_c; /* bytes of one slot */
+	size_t workspace;     /* bytes kept for the launcher */
+	size_t device_bytes;  /* slots + workspace: at most the budget */
+	int64_t nsteps;
+	gk_hm_step *steps;    /* malloc'd; gk_hm_plan_free */
+	int64_t loads_a, loads_b; /* pieces loaded */
+	double h2d_bytes, d2h_bytes; /* traffic of the plan, ragged edges counted */
+	double est_s;         /* the cost model's time */
+} gk_hm_plan;
+
+/* Make a plan: GK_OK, GK_ERR_NO_MEMORY (the steps' array), or
+ * GK_ERR_UNSUPPORTED when even the smallest tiles exceed the budget
+ * (message for gk_last_error()). */
+gk_status gk_hm_plan_make(const gk_hm_params *p, gk_hm_plan *out);
+void gk_hm_plan_free(gk_hm_plan *pl);
+
+/* Rows / columns / depth of block b (the last one ragged). */
+static inline int64_t gk_hm_extent(int64_t total, int64_t tile, int64_t b)
+{
+	const int64_t r = total - b * tile;
+	return r < tile ? r : tile;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

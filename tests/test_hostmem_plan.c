@@ -1,0 +1,231 @@
+/*
+ * test_hostmem_plan.c - the tile planner of the out-of-core driver
+ * (src/cuda/hostmem/hm_plan.c), on the CPU: for many shapes and budgets,
+ * the plan fits its budget, covers every (row block, column block, depth
+ * chunk) exactly once with the depth chunks of a C tile consecutive, never
+ * reads a slot that does not hold the piece the step needs, never loads
+ * into the slot the previous step computes with, and reads each operand
+ * once where the budget holds it. Prints the plans of the large products
+ * (65536^2, N = 90000 on an 80 GB device, budgets of 1/2 .. 1/8 of the
+ * data) that docs/CUDA_HOSTMEM.md quotes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "test_util.h"
+#include "../src/cuda/hostmem/hm_plan.h"
+
+static void check_plan(const gk_hm_params *p, const gk_hm_plan *pl, const char *what)
+{
+	TU_CHECK(pl->device_bytes <= p->budget, "%s: %zu bytes > budget %zu", what, pl->device_bytes, p->budget);
+	TU_CHECK(pl->mt >= 1 && pl->nt >= 1 && pl->kt >= 1, "%s: tiles", what);
+	TU_CHECK(pl->mb == (p->m + pl->mt - 1) / pl->mt && pl->nb == (p->n + pl->nt - 1) / pl->nt &&
+	         pl->kb == (p->k + pl->kt - 1) / pl->kt, "%s: block counts", what);
+	TU_CHECK(pl->nsteps == pl->mb * pl->nb * pl->kb, "%s: %lld steps", what, (long long)pl->nsteps);
+	TU_CHECK((size_t)pl->na * pl->slot_a + (size_t)pl->nbs * pl->slot_b + (size_t)pl->nc * pl->slot_c +
+	         pl->workspace == pl->device_bytes, "%s: bytes add up", what);
+	TU_CHECK(pl->slot_a >= (size_t)pl->mt * pl->kt * p->esize && pl->slot_b >= (size_t)pl->kt * pl->nt * p->esize &&
+	         pl->slot_c >= (size_t)pl->mt * pl->nt * p->esize, "%s: slot sizes", what);
+	const int64_t T = pl->nsteps;
+	char *seen = calloc((size_t)T, 1);
+	int64_t *ha = malloc((size_t)pl->na * sizeof *ha), *hb = malloc((size_t)pl->nbs * sizeof *hb);
+	TU_CHECK(seen && ha && hb, "alloc");
+	if (!seen || !ha || !hb)
+		exit(1);
+	for (int q = 0; q < pl->na; q++)
+		ha[q] = -1;
+	for (int q = 0; q < pl->nbs; q++)
+		hb[q] = -1;
+	int64_t loads_a = 0, loads_b = 0, tiles = 0, bad = 0;
+	double h2d = 0;
+	int prev_c = -1;
+	for (int64_t t = 0; t < T && bad < 5; t++) {
+		const gk_hm_step *s = &pl->steps[t];
+		if (s->i < 0 || s->i >= pl->mb || s->j < 0 || s->j >= pl->nb || s->kk < 0 || s->kk >= pl->kb ||
+		    s->a_slot < 0 || s->a_slot >= pl->na || s->b_slot < 0 || s->b_slot >= pl->nbs || s->c_slot < 0 ||
+		    s->c_slot >= pl->nc) {
+			TU_CHECK(0, "%s: step %lld out of range", what, (long long)t);
+			bad++;
+			continue;
+		}
+		const int64_t id = ((int64_t)s->i * pl->nb + s->j) * pl->kb + s->kk;
+		if (seen[id]++) {
+			TU_CHECK(0, "%s: step %lld repeats a tile", what, (long long)t);
+			bad++;
+		}
+		/* Depth chunks of a tile in a row, first and last marked. */
+		if (s->kk > 0) {
+			const gk_hm_step *q = &pl->steps[t - 1];
+			if (t == 0 || q->i != s->i || q->j != s->j || q->kk != s->kk - 1 || q->c_slot != s->c_slot) {
+				TU_CHECK(0, "%s: step %lld: depth chunks apart", what, (long long)t);
+				bad++;
+			}
+		}
+		TU_CHECK(s->c_first == (s->kk == 0) && s->c_last == (s->kk == pl->kb - 1), "%s: first/last", what);
+		if (s->c_first) {
+			if (pl->nc > 1 && prev_c == s->c_slot) {
+				TU_CHECK(0, "%s: step %lld: C tile in the previous tile's slot", what, (long long)t);
+				bad++;
+			}
+			prev_c = s->c_slot;
+			tiles++;
+		}
+		const int64_t ka = (int64_t)s->i * pl->kb + s->kk, kbk = (int64_t)s->kk * pl->nb + s->j;
+		const int pa = t > 0 ? pl->steps[t - 1].a_slot : -1, pb = t > 0 ? pl->steps[t - 1].b_slot : -1;
+		if (s->a_load) {
+			if (pl->na > 1 && s->a_slot == pa && ha[s->a_slot] != ka) {
+				TU_CHECK(0, "%s: step %lld loads A into the slot in use", what, (long long)t);
+				bad++;
+			}
+			ha[s->a_slot] = ka;
+			loads_a++;
+			h2d += (double)gk_hm_extent(p->m, pl->mt, s->i) * (double)gk_hm_extent(p->k, pl->kt, s->kk);
+		} else if (ha[s->a_slot] != ka) {
+			TU_CHECK(0, "%s: step %lld reads A slot %d without its piece", what, (long long)t, s->a_slot);
+			bad++;
+		}
+		if (s->b_load) {
+			if (pl->nbs > 1 && s->b_slot == pb && hb[s->b_slot] != kbk) {
+				TU_CHECK(0, "%s: step %lld loads B into the slot in use", what, (long long)t);
+				bad++;
+			}
+			hb[s->b_slot] = kbk;
+			loads_b++;
+			h2d += (double)gk_hm_extent(p->k, pl->kt, s->kk) * (double)gk_hm_extent(p->n, pl->nt, s->j);
+		} else if (hb[s->b_slot] != kbk) {
+			TU_CHECK(0, "%s: step %lld reads B slot %d without its piece", what, (long long)t, s->b_slot);
+			bad++;
+		}
+		if (s->c_first && p->beta_nonzero)
+			h2d += (double)gk_hm_extent(p->m, pl->mt, s->i) * (double)gk_hm_extent(p->n, pl->nt, s->j);
+	}
+	for (int64_t t = 0; t < T && !bad; t++)
+		if (!seen[t]) {
+			TU_CHECK(0, "%s: tile %lld never computed", what, (long long)t);
+			break;
+		}
+	TU_CHECK(tiles == pl->mb * pl->nb, "%s: %lld C tiles", what, (long long)tiles);
+	TU_CHECK(loads_a == pl->loads_a && loads_b == pl->loads_b, "%s: load counts", what);
+	TU_CHECK(h2d * (double)p->esize == pl->h2d_bytes, "%s: traffic %.0f vs %.0f", what, h2d * (double)p->esize,
+	         pl->h2d_bytes);
+	/* Every piece at least once; each exactly once where all fit. */
+	TU_CHECK(loads_a >= pl->mb * pl->kb && loads_b >= pl->kb * pl->nb, "%s: pieces missing", what);
+	const double all = ((double)p->m * p->k + (double)p->k * p->n + (double)p->m * p->n) * (double)p->esize;
+	if ((double)p->budget >= 3 * all + p->ws_fixed + 1e6 && p->ws_factor == 0)
+		TU_CHECK(loads_a == pl->mb * pl->kb && loads_b == pl->kb * pl->nb,
+		         "%s: a budget of 3x the data reads A %lld / %lld, B %lld / %lld pieces", what,
+		         (long long)loads_a, (long long)(pl->mb * pl->kb), (long long)loads_b,
+		         (long long)(pl->kb * pl->nb));
+	if (pl->kb == 1)
+		TU_CHECK(pl->b_outer ? loads_b == pl->nb : loads_a == pl->mb, "%s: outer panels read more than once",
+		         what);
+	free(seen);
+	free(ha);
+	free(hb);
+}
+
+static void one(int64_t m, int64_t n, int64_t k, size_t es, int beta, size_t budget, int64_t min_tile, int outer)
+{
+	gk_hm_params p = {m, n, k, es, beta, budget, 0, 0, 0, 0, min_tile, outer};
+	gk_hm_plan pl;
+	char what[128];
+	snprintf(what, sizeof what, "%lldx%lldx%lld es=%zu beta=%d budget=%zu outer=%d", (long long)m, (long long)n,
+	         (long long)k, es, beta, budget, outer);
+	gk_status st = gk_hm_plan_make(&p, &pl);
+	TU_CHECK(st == GK_OK, "%s: status %d (%s)", what, st, gk_last_error());
+	if (st == GK_OK)
+		check_plan(&p, &pl, what);
+	gk_hm_plan_free(&pl);
+}
+
+static void show(const char *label, int64_t n, size_t es, size_t budget, double ws_factor)
+{
+	gk_hm_params p = {n, n, n, es, 0, budget, ws_factor, (size_t)256 << 20, 55e9, 0, 0, 0};
+	gk_hm_plan pl;
+	if (gk_hm_plan_make(&p, &pl) != GK_OK) {
+		printf("%-34s no plan: %s\n", label, gk_last_error());
+		return;
+	}
+	check_plan(&p, &pl, label);
+	const double data = 3.0 * (double)n * (double)n * (double)es;
+	printf("%-34s tiles %lld x %lld x %lld (%lld x %lld x %lld), %s outer, slots A %d B %d C %d, "
+	       "%.1f GB on the device; in %.1f GB (%.2fx the operands), out %.1f GB; model %.2f s\n",
+	       label, (long long)pl.mt, (long long)pl.nt, (long long)pl.kt, (long long)pl.mb, (long long)pl.nb,
+	       (long long)pl.kb, pl.b_outer ? "B" : "A", pl.na, pl.nbs, pl.nc, (double)pl.device_bytes / 1e9,
+	       pl.h2d_bytes / 1e9, pl.h2d_bytes / (data * 2 / 3), pl.d2h_bytes / 1e9, pl.est_s);
+	gk_hm_plan_free(&pl);
+}
+
+int main(void)
+{
+	tu_rng r;
+	tu_rng_init(&r, tu_seed());
+	/* Budgets from generous to a few tiles. */
+	static const int64_t sizes[][3] = {{1, 1, 1},     {1, 300, 7},     {300, 1, 7},   {7, 5, 300},
+	                                   {100, 100, 100}, {257, 129, 65}, {1000, 999, 1001}, {64, 4096, 64},
+	                                   {4096, 64, 64}, {33, 33, 5000}, {3000, 17, 2000}};
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+		for (int es = 4; es <= 8; es += 4)
+			for (int beta = 0; beta < 2; beta++)
+				for (int outer = 0; outer < 3; outer++) {
+					const int64_t m = sizes[s][0], n = sizes[s][1], k = sizes[s][2];
+					const size_t all = (size_t)(m * k + k * n + m * n) * (size_t)es;
+					const size_t budgets[] = {4 * all + 4096, all / 2, all / 4, all / 8, all / 32};
+					for (size_t b = 0; b < 5; b++) {
+						gk_hm_params p = {m, n, k, (size_t)es, beta, budgets[b], 0, 0, 0, 0, 16, outer};
+						gk_hm_plan pl;
+						if (gk_hm_plan_make(&p, &pl) != GK_OK) {
+							/* Too small for even 16 x 16 x 16 pieces: only then. */
+							const size_t min = (size_t)(2 * 16 * 16 * 3 + 2 * 16 * 16) * (size_t)es;
+							TU_CHECK(budgets[b] < 2 * min, "%lldx%lldx%lld budget %zu refused: %s", (long long)m,
+							         (long long)n, (long long)k, budgets[b], gk_last_error());
+							continue;
+						}
+						char what[96];
+						snprintf(what, sizeof what, "%lldx%lldx%lld es=%d beta=%d budget=%zu outer=%d",
+						         (long long)m, (long long)n, (long long)k, es, beta, budgets[b], outer);
+						check_plan(&p, &pl, what);
+						gk_hm_plan_free(&pl);
+					}
+				}
+	/* Random shapes and budgets. */
+	for (int it = 0; it < 300; it++) {
+		const int64_t m = 1 + (int64_t)(tu_next(&r) % 3000), n = 1 + (int64_t)(tu_next(&r) % 3000);
+		const int64_t k = 1 + (int64_t)(tu_next(&r) % 3000);
+		const size_t es = (tu_next(&r) & 1) ? 8 : 4;
+		const size_t all = (size_t)(m * k + k * n + m * n) * es;
+		const size_t budget = 65536 + (size_t)(tu_next(&r) % (2 * all + 1));
+		gk_hm_params p = {m, n, k, es, (int)(tu_next(&r) & 1), budget, 0, 0, 0, 0, 16, 0};
+		gk_hm_plan pl;
+		if (gk_hm_plan_make(&p, &pl) == GK_OK) {
+			check_plan(&p, &pl, "random");
+			gk_hm_plan_free(&pl);
+		}
+	}
+	/* A budget too small for anything is refused with a message. */
+	{
+		gk_hm_params p = {1000, 1000, 1000, 4, 0, 1024, 0, 0, 0, 0, 16, 0};
+		gk_hm_plan pl;
+		TU_CHECK(gk_hm_plan_make(&p, &pl) == GK_ERR_UNSUPPORTED && strlen(gk_last_error()) > 0, "tiny budget");
+	}
+	one(5000, 5000, 5000, 4, 1, (size_t)64 << 20, 0, 0);
+	one(8192, 8192, 65536, 4, 0, (size_t)256 << 20, 0, 0);
+	/* The large products of docs/CUDA_HOSTMEM.md (78 GB free on an H100,
+	 * the tensor-core launchers' workspace of 2x the pieces). */
+	const size_t gb = 1000000000;
+	const double d64 = 3.0 * 65536.0 * 65536.0 * 4;
+	show("65536^2 f32, 75 GB", 65536, 4, 75 * gb, 0);
+	show("65536^2 f32, 75 GB, tf32 workspace", 65536, 4, 75 * gb, 2);
+	show("65536^2 f32, 1/2 of the data", 65536, 4, (size_t)(d64 / 2), 0);
+	show("65536^2 f32, 1/4 of the data", 65536, 4, (size_t)(d64 / 4), 0);
+	show("65536^2 f32, 1/8 of the data", 65536, 4, (size_t)(d64 / 8), 0);
+	const double d32 = 3.0 * 32768.0 * 32768.0 * 4;
+	show("32768^2 f32, 1/2 of the data", 32768, 4, (size_t)(d32 / 2), 0);
+	show("32768^2 f32, 1/4 of the data", 32768, 4, (size_t)(d32 / 4), 0);
+	show("32768^2 f32, 1/8 of the data", 32768, 4, (size_t)(d32 / 8), 0);
+	show("90000^2 f32, 75 GB", 90000, 4, 75 * gb, 0);
+	show("90000^2 f32, 75 GB, tf32 workspace", 90000, 4, 75 * gb, 2);
+	show("65536^2 f64, 75 GB", 65536, 8, 75 * gb, 0);
+	show("16384^2 f32, 75 GB", 16384, 4, 75 * gb, 0);
+	return tu_finish("test_hostmem_plan");
+}
