@@ -29,9 +29,16 @@
  * The grid is persistent: each CTA walks the work units (split, tile) with
  * a stride of the grid, tiles ordered in groups of 8 row-tiles for L2
  * reuse; the producer runs ahead into the next unit while the consumers
- * store the last one. In the three-product mode the cross products go
- * first in each k8 step, hi*hi last, into the one FP32 accumulator (the
- * variant with NACC == 2 keeps the cross products in a second one).
+ * store the last one.
+ *
+ * Configurations (gk_wg_launch<BN, SWZ, P, NACC>): one product on 128 x 256
+ * tiles, 32 floats of K per stage (128-byte swizzle), 4 stages of 48 KiB;
+ * three products on 128 x 128 tiles, 3 stages of 64 KiB, hi*hi into one FP32
+ * accumulator and the cross products hi*lo + lo*hi into a second, the two
+ * summed at the store (NACC == 2; about half the error of one accumulator
+ * for the same time). NACC == 1 puts all three into one accumulator, cross
+ * products first in each k8 step; with BN == 256 it needs the 64-byte
+ * swizzle (16 floats of K per stage) to keep 4 stages.
  *
  * Device code exists only for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL); compiled
  * for any other target the kernel is empty, and the host function answers
@@ -51,6 +58,7 @@ namespace {
 constexpr int GK_WG_BM = 128;      /* rows of A per CTA tile: two warpgroups of 64 */
 constexpr int GK_WG_THREADS = 384; /* producer + two consumer warpgroups */
 constexpr int GK_WG_GROUP = 8;     /* row-tiles per raster group */
+constexpr int GK_WG_MAX_DEVICES = 64;
 
 struct gk_wg_args {
 	int64_t m, n, mp, np, kp, k_per_split;
@@ -333,13 +341,27 @@ static gk_status gk_wg_launch(const gk_tc_problem *pr)
 	using C = gk_wg_cfg<BN, SWZ, P, NACC>;
 	auto kernel = gk_tc_wgmma_kernel<BN, SWZ, P, NACC>;
 
-	cudaFuncAttributes fa;
-	if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess) {
-		(void)cudaGetLastError();
-		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: no kernel image for this device", fn);
-	}
-	if (fa.sharedSizeBytes == 0)
+	/* Once per device: is the sm_90a image there (its static shared memory
+	 * marks it), and the dynamic shared-memory limit raised. Racing
+	 * first calls do the same idempotent work. */
+	static int ready[GK_WG_MAX_DEVICES]; /* 0 unknown, 1 ready, -1 no image */
+	int dev;
+	GK_CUDA_TRY(fn, cudaGetDevice(&dev));
+	const int known = dev >= 0 && dev < GK_WG_MAX_DEVICES ? ready[dev] : 0;
+	if (known < 0)
 		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: built without the sm_90a image", fn);
+	if (known == 0) {
+		cudaFuncAttributes fa;
+		if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess || fa.sharedSizeBytes == 0) {
+			(void)cudaGetLastError();
+			if (dev >= 0 && dev < GK_WG_MAX_DEVICES)
+				ready[dev] = -1;
+			return gk_set_error(GK_ERR_UNSUPPORTED, "%s: built without the sm_90a image", fn);
+		}
+		GK_CUDA_TRY(fn, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM));
+		if (dev >= 0 && dev < GK_WG_MAX_DEVICES)
+			ready[dev] = 1;
+	}
 
 	CUtensorMap ahi, alo, bhi, blo;
 	gk_status st;
@@ -375,13 +397,9 @@ static gk_status gk_wg_launch(const gk_tc_problem *pr)
 	g.vec_c = ((uintptr_t)pr->c % 8 == 0) && (pr->rs_c % 2 == 0);
 
 	int sms = pr->sm_count;
-	if (sms <= 0) {
-		int dev;
-		GK_CUDA_TRY(fn, cudaGetDevice(&dev));
+	if (sms <= 0)
 		GK_CUDA_TRY(fn, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	}
 	const int grid = (int)(units < sms ? units : sms);
-	GK_CUDA_TRY(fn, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM));
 	kernel<<<grid, GK_WG_THREADS, C::SMEM, pr->stream>>>(ahi, alo, bhi, blo, g);
 	GK_CUDA_LAUNCHED(fn);
 	return GK_OK;
@@ -409,6 +427,6 @@ gk_status gk_tc_run_wgmma_sm90a(const gk_tc_problem *pr)
 		if ((uintptr_t)planes[i] % 16 != 0)
 			return gk_set_error(GK_ERR_UNSUPPORTED, "%s: a plane is not 16-byte aligned", fn);
 	if (three)
-		return gk_wg_launch<256, 64, 3, 1>(pr);
+		return gk_wg_launch<128, 128, 3, 2>(pr);
 	return gk_wg_launch<256, 128, 1, 1>(pr);
 }
