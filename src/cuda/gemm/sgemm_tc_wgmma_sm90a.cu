@@ -49,6 +49,7 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <limits.h>
+#include <atomic>
 
 #include "sgemm_tc.cuh"
 #include "sgemm_tc_wgmma_sm90a.cuh"
@@ -57,7 +58,6 @@ namespace {
 
 constexpr int GK_WG_BM = 128;      /* rows of A per CTA tile: two warpgroups of 64 */
 constexpr int GK_WG_THREADS = 384; /* producer + two consumer warpgroups */
-constexpr int GK_WG_GROUP = 8;     /* row-tiles per raster group */
 constexpr int GK_WG_MAX_DEVICES = 64;
 
 struct gk_wg_args {
@@ -88,6 +88,9 @@ struct gk_wg_cfg {
 	static_assert(GK_TC_PAD_K % BK == 0 && GK_TC_PAD_MN % GK_WG_BM == 0, "padding");
 };
 
+#ifdef GK_WGMMA_DEVICE
+constexpr int GK_WG_GROUP = 8; /* row-tiles per raster group */
+
 /* Work unit u -> split z and tile (tm, tn): splits outermost, then groups
  * of GK_WG_GROUP row-tiles walked column by column. */
 static __device__ __forceinline__ void gk_wg_unit(const gk_wg_args &g, int u, int &tm, int &tn,
@@ -114,7 +117,6 @@ static __device__ __forceinline__ int gk_wg_ktiles(const gk_wg_args &g, int z, i
 	return k1 > k0 ? (int)((k1 - k0) / BK) : 0;
 }
 
-#ifdef GK_WGMMA_DEVICE
 /* Store one consumer's 64 x BN accumulators (thread layout of wgmma's D:
  * row warp*16 + lane/4 (+8), columns 8j + 2(lane%4) (+1)). */
 template <int BN, int NACC, int REGS>
@@ -344,10 +346,10 @@ static gk_status gk_wg_launch(const gk_tc_problem *pr)
 	/* Once per device: is the sm_90a image there (its static shared memory
 	 * marks it), and the dynamic shared-memory limit raised. Racing
 	 * first calls do the same idempotent work. */
-	static int ready[GK_WG_MAX_DEVICES]; /* 0 unknown, 1 ready, -1 no image */
+	static std::atomic<int> ready[GK_WG_MAX_DEVICES]; /* 0 unknown, 1 ready, -1 no image */
 	int dev;
 	GK_CUDA_TRY(fn, cudaGetDevice(&dev));
-	const int known = dev >= 0 && dev < GK_WG_MAX_DEVICES ? ready[dev] : 0;
+	const int known = dev >= 0 && dev < GK_WG_MAX_DEVICES ? ready[dev].load(std::memory_order_acquire) : 0;
 	if (known < 0)
 		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: built without the sm_90a image", fn);
 	if (known == 0) {
@@ -355,12 +357,12 @@ static gk_status gk_wg_launch(const gk_tc_problem *pr)
 		if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess || fa.sharedSizeBytes == 0) {
 			(void)cudaGetLastError();
 			if (dev >= 0 && dev < GK_WG_MAX_DEVICES)
-				ready[dev] = -1;
+				ready[dev].store(-1, std::memory_order_release);
 			return gk_set_error(GK_ERR_UNSUPPORTED, "%s: built without the sm_90a image", fn);
 		}
 		GK_CUDA_TRY(fn, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM));
 		if (dev >= 0 && dev < GK_WG_MAX_DEVICES)
-			ready[dev] = 1;
+			ready[dev].store(1, std::memory_order_release);
 	}
 
 	CUtensorMap ahi, alo, bhi, blo;
