@@ -92,22 +92,25 @@ double gk_hxv_model_ext(const gk_hxv_device *d, int64_t m, int64_t n, int64_t k,
 	const double resident = (double)per_sm * d->sm_count;
 	const double waves = ceil(gs / resident);
 	const double in_wave = gs < resident ? gs : resident;   /* blocks of a full wave */
-	/* Bandwidth: E and F read once; a wave of fewer blocks than the device
-	 * holds still takes a full wave's time (grid-stride: equal work per block). */
-	const double bytes = (double)(m + n) * (double)k * esize;
+	/* PHVM computes HXV_PT x HXV_PT (4 x 4) outputs per pass: E's rows are
+	 * read once per column tile, F's columns once per row tile. */
+	const double pm = ceil(m / 4.0), pn = ceil(n / 4.0), passes = pm * pn;
+	/* Bandwidth; a wave of fewer blocks than the device holds still takes a
+	 * full wave's time (grid-stride: equal work per block). */
+	const double bytes = (pn * (double)m + pm * (double)n) * (double)k * esize;
 	const double bw = d->read_bytes_per_cycle > 0 ? d->read_bytes_per_cycle : 1.0;
 	const double t_bw = bytes / bw * (waves * in_wave / gs);
-	/* Latency: each thread's k-steps, 4 in flight (the kernel's unroll), one
-	 * load latency per group, wave after wave. */
+	/* Latency: each thread's k-steps, one step's loads in flight at a time,
+	 * one load latency per step, wave after wave, pass after pass. */
 	const double steps = ceil((double)k / ((double)gs * bs));
-	const double t_lat = waves * ceil(steps / 4.0) * d->sigma_g;
+	const double t_lat = passes * waves * steps * d->sigma_g;
 	const double t_mem = t_bw > t_lat ? t_bw : t_lat;
 	/* The block reduction of each wave (M N values, a warp's share each). */
-	const double outs_per_warp = ceil((double)m * n * d->warp_size / bs);
-	const double t_red = waves * outs_per_warp *
+	const double outs_per_warp = ceil((m < 4 ? m : 4) * (n < 4 ? n : 4) * (double)d->warp_size / bs);
+	const double t_red = passes * waves * outs_per_warp *
 	                     (d->sigma_s + log2((double)bs) * (d->sigma_add + 3 * d->sigma_s));
 	/* The GS atomic adds that meet at each output serialize there. */
-	const double t_atom = (double)gs * d->sigma_atomic + d->sigma_g;
+	const double t_atom = passes * ((double)gs * d->sigma_atomic + d->sigma_g);
 	return t_mem + t_red + t_atom;
 }
 

@@ -29,7 +29,7 @@
 #define HXV_PT 4 /* output tile of one launch: HXV_PT x HXV_PT (16 sums: full occupancy) */
 
 template <typename T, bool COAL>
-__global__ void hxv_paper_kernel(hxv_prob<T> p, T *__restrict__ s, int64_t ld_s)
+__global__ void __launch_bounds__(1024) hxv_paper_kernel(hxv_prob<T> p, T *__restrict__ s, int64_t ld_s)
 {
 	extern __shared__ unsigned char hxv_smem[];
 	T *sh = reinterpret_cast<T *>(hxv_smem);

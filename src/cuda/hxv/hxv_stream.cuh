@@ -28,7 +28,7 @@
 #define HXV_WARPS (HXV_THREADS / 32)
 
 template <typename T, int MT, int NT, int U>
-__global__ void __launch_bounds__(HXV_THREADS)
+__global__ void __launch_bounds__(HXV_THREADS, (MT * NT * (int)sizeof(T) <= 256) ? 2 : 1)
 hxv_stream_part(hxv_prob<T> p, T *__restrict__ part)
 {
 	__shared__ T red[HXV_WARPS][MT * NT];

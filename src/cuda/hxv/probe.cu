@@ -13,7 +13,7 @@
  *   read_bytes_per_cycle  the read-only kernel over 1 GiB;
  *   u_sm       the share of the SMs' issue slots PHVM uses (instructions it
  *              must issue at full rate over the cycles it takes), on
- *              m = n = 5, k = 2^25 at its default configuration.
+ *              m = n = 5, k = 2^24 at (8 SM_NUM, 256).
  * The SM clock comes from a kernel that spins a known number of cycles,
  * timed with events. Preconditions: the device is idle enough that the
  * figures mean something; every call checked.
@@ -242,9 +242,9 @@ static gk_status probe_run(int dev, gk_hxv_device *d, cudaStream_t s, cudaEvent_
 		best = std::min(best, ms);
 	}
 	d->read_bytes_per_cycle = (double)bytes / (best * 1e6 * d->clock_ghz);
-	/* u_SM: PHVM on 5 x 2^25 x 5 at (8 SM_NUM, 256). */
+	/* u_SM: PHVM on 5 x 2^24 x 5 at (8 SM_NUM, 256), inside the 1 GiB buffer. */
 	{
-		const int64_t m = 5, k = (int64_t)1 << 25;
+		const int64_t m = 5, k = (int64_t)1 << 24;
 		float *e = *bigp, *f = *bigp + m * k, *c = *bigp + 2 * m * k;
 		probe_fill<<<d->sm_count * 4, 256, 0, s>>>(e, 2 * m * k, 7u);
 		GK_CUDA_LAUNCHED(FN);

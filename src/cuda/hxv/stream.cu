@@ -14,12 +14,14 @@
 const hxv_kind<float> hxv_kinds_f[] = {
 	KIND(float, 2, 2, 4),
 	KIND(float, 4, 4, 4),
-	KIND(float, 8, 8, 2),
+	KIND(float, 6, 6, 2),
+	KIND(float, 8, 8, 1),
+	KIND(float, 10, 10, 1),
 	KIND(float, 12, 12, 1),
-	KIND(float, 16, 4, 2),
-	KIND(float, 4, 16, 2),
-	KIND(float, 1, 16, 4),
-	KIND(float, 16, 1, 4),
+	KIND(float, 16, 4, 1),
+	KIND(float, 4, 16, 1),
+	KIND(float, 1, 16, 2),
+	KIND(float, 16, 1, 2),
 };
 const int hxv_kinds_f_count = (int)(sizeof hxv_kinds_f / sizeof hxv_kinds_f[0]);
 
