@@ -126,7 +126,7 @@ static void check_plan(const gk_hm_params *p, const gk_hm_plan *pl, const char *
 
 static void one(int64_t m, int64_t n, int64_t k, size_t es, int beta, size_t budget, int64_t min_tile, int outer)
 {
-	gk_hm_params p = {m, n, k, es, beta, budget, 0, 0, 0, 0, min_tile, outer};
+	gk_hm_params p = {m, n, k, es, beta, budget, 0, 0, 0, 0, min_tile, outer, 0, 0};
 	gk_hm_plan pl;
 	char what[128];
 	snprintf(what, sizeof what, "%lldx%lldx%lld es=%zu beta=%d budget=%zu outer=%d", (long long)m, (long long)n,
@@ -140,7 +140,7 @@ static void one(int64_t m, int64_t n, int64_t k, size_t es, int beta, size_t bud
 
 static void show(const char *label, int64_t n, size_t es, size_t budget, double ws_factor)
 {
-	gk_hm_params p = {n, n, n, es, 0, budget, ws_factor, (size_t)256 << 20, 55e9, 0, 0, 0};
+	gk_hm_params p = {n, n, n, es, 0, budget, ws_factor, (size_t)256 << 20, 55e9, 0, 0, 0, 0, 0};
 	gk_hm_plan pl;
 	if (gk_hm_plan_make(&p, &pl) != GK_OK) {
 		printf("%-34s no plan: %s\n", label, gk_last_error());
@@ -172,7 +172,7 @@ int main(void)
 					const size_t all = (size_t)(m * k + k * n + m * n) * (size_t)es;
 					const size_t budgets[] = {4 * all + 4096, all / 2, all / 4, all / 8, all / 32};
 					for (size_t b = 0; b < 5; b++) {
-						gk_hm_params p = {m, n, k, (size_t)es, beta, budgets[b], 0, 0, 0, 0, 16, outer};
+						gk_hm_params p = {m, n, k, (size_t)es, beta, budgets[b], 0, 0, 0, 0, 16, outer, (int)(s & 1), (int)((s >> 1) & 1)};
 						gk_hm_plan pl;
 						if (gk_hm_plan_make(&p, &pl) != GK_OK) {
 							/* Too small for even 16 x 16 x 16 pieces: only then. */
@@ -195,7 +195,7 @@ int main(void)
 		const size_t es = (tu_next(&r) & 1) ? 8 : 4;
 		const size_t all = (size_t)(m * k + k * n + m * n) * es;
 		const size_t budget = 65536 + (size_t)(tu_next(&r) % (2 * all + 1));
-		gk_hm_params p = {m, n, k, es, (int)(tu_next(&r) & 1), budget, 0, 0, 0, 0, 16, 0};
+		gk_hm_params p = {m, n, k, es, (int)(tu_next(&r) & 1), budget, 0, 0, 0, 0, 16, 0, (int)(tu_next(&r) & 1), (int)(tu_next(&r) & 1)};
 		gk_hm_plan pl;
 		if (gk_hm_plan_make(&p, &pl) == GK_OK) {
 			check_plan(&p, &pl, "random");
@@ -204,7 +204,7 @@ int main(void)
 	}
 	/* A budget too small for anything is refused with a message. */
 	{
-		gk_hm_params p = {1000, 1000, 1000, 4, 0, 1024, 0, 0, 0, 0, 16, 0};
+		gk_hm_params p = {1000, 1000, 1000, 4, 0, 1024, 0, 0, 0, 0, 16, 0, 0, 0};
 		gk_hm_plan pl;
 		TU_CHECK(gk_hm_plan_make(&p, &pl) == GK_ERR_UNSUPPORTED && strlen(gk_last_error()) > 0, "tiny budget");
 	}

@@ -477,6 +477,8 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 			pp.ws_fixed = budget / 8;
 		pp.link_bps = 50e9;
 		pp.flops = launcher_rate((const void *)fn, es);
+		pp.a_col_lines = cs_a != 1;
+		pp.b_col_lines = cs_b != 1;
 		TRY_OUT(gk_hm_plan_make(&pp, &pl));
 	}
 

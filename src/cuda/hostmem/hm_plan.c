@@ -60,6 +60,12 @@ static double side_eff(int64_t x, double half)
 	return (double)x / ((double)x + half);
 }
 
+/* The share of the link's rate a 2D copy of lines of w bytes reaches. */
+static double link_eff(double w)
+{
+	return w / (w + 1024.0);
+}
+
 typedef struct cand {
 	int b_outer;
 	int64_t mt, nt, kt;
@@ -120,12 +126,17 @@ static int evaluate(const gk_hm_params *p, int b_outer, int64_t mt, int64_t nt, 
 	const double rate = p->flops > 0 ? p->flops : 40e12;
 	const double h2d = o_bytes + i_bytes + (p->beta_nonzero ? c_bytes : 0);
 	const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k;
-	const double eff = side_eff(mt < p->m ? mt : p->m, 64) * side_eff(nt < p->n ? nt : p->n, 64) *
+	const double eff = side_eff(mt < p->m ? mt : p->m, 128) * side_eff(nt < p->n ? nt : p->n, 128) *
 	                   side_eff(kt < p->k ? kt : p->k, 32);
 	const double steps = (double)mb * (double)nb * (double)kb;
-	double t = h2d / bw;
-	if (c_bytes / bw > t)
-		t = c_bytes / bw;
+	/* Strided copies of short lines run below the link's rate. */
+	const double wa = (double)(p->a_col_lines ? mt : kt) * es, wb = (double)(p->b_col_lines ? kt : nt) * es;
+	const double wc = (double)nt * es;
+	const double ea = link_eff(wa), eb = link_eff(wb), ec = link_eff(wc);
+	const double o_eff = b_outer ? eb : ea, i_eff = b_outer ? ea : eb;
+	double t = (o_bytes / o_eff + i_bytes / i_eff + (p->beta_nonzero ? c_bytes / ec : 0)) / bw;
+	if (c_bytes / ec / bw > t)
+		t = c_bytes / ec / bw;
 	if (flops / (rate * eff) > t)
 		t = flops / (rate * eff);
 	/* What cannot overlap: the first step's loads and the last tile's drain;

@@ -53,6 +53,8 @@ typedef struct gk_hm_params {
 	double flops;         /* device FLOP/s on large tiles (0: 40e12) */
 	int64_t min_tile;     /* 0: a granule chosen from the sizes */
 	int force_outer;      /* 0: planner's choice, 1: A outer, 2: B outer (tests) */
+	int a_col_lines, b_col_lines; /* 1: the operand's columns are contiguous (its
+	                               * pieces go as column lines), 0: its rows */
 } gk_hm_params;
 
 typedef struct gk_hm_plan {
