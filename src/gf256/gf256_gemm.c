@@ -14,10 +14,12 @@
  * GK_GF256_BYTES_PER_THREAD of rows to stream.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <omp.h>
 #include "gf256_internal.h"
 #include "gk_context.h"
+#include "../cuda/gf256/gf256_cuda.h"
 
 /* Inputs one kernel call streams at most. Past a dozen or so concurrent
  * read streams the hardware prefetchers lose track and every stream slows
@@ -193,6 +195,33 @@ void gk_gf256_plan_run(const gk_gf256_plan *p, int64_t n, const uint8_t *const *
 	}
 }
 
+/* The CPU's part of the GPU pipeline (gf256_cuda.h): copy `rows` rows of
+ * len bytes, cut into pieces of at least GK_GF256_BYTES_PER_THREAD over the
+ * threads, so that gathering into and scattering from the pinned staging
+ * buffers keeps up with the copy engines. */
+void gk_gf256_copy_rows(int64_t rows, uint8_t *const *to, const uint8_t *const *from,
+                        int64_t len, int threads)
+{
+	int64_t per_row = len / GK_GF256_BYTES_PER_THREAD;
+	if (per_row < 1)
+		per_row = 1;
+	if (threads < 1)
+		threads = 1;
+	if (per_row * rows > threads * 4)
+		per_row = (threads * 4 + rows - 1) / rows;
+	if (per_row < 1)
+		per_row = 1;
+	const int64_t piece = (len + per_row - 1) / per_row;
+	const int64_t total = rows * per_row;
+	const int t = total < threads ? (int)total : threads;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(t) if (t > 1)
+	for (int64_t e = 0; e < total; e++) {
+		const int64_t r = e / per_row, off = (e % per_row) * piece;
+		if (off < len)
+			memcpy(to[r] + off, from[r] + off, (size_t)(len - off < piece ? len - off : piece));
+	}
+}
+
 /* ------------------------------------------------------------------------ */
 /* The API edge                                                              */
 /* ------------------------------------------------------------------------ */
@@ -222,16 +251,22 @@ static int extent_ok(int64_t rows, int64_t cols, int64_t ld)
 	       !__builtin_add_overflow(span, cols, &span) && span <= PTRDIFF_MAX;
 }
 
-/* The checked core of every entry point: A is m x k, src k rows, dst m rows. */
-static gk_status run_rows(int threads, int64_t m, int64_t n, int64_t k,
+/* The checked core of every entry point: A is m x k, src k rows, dst m rows;
+ * on the GPU (host rows, gf256_cuda.h's pipeline) when ctx asks for the
+ * CUDA backend. */
+static gk_status run_rows(const gk_context *ctx, int64_t m, int64_t n, int64_t k,
                           const uint8_t *a, int64_t lda, const uint8_t *const *src,
                           uint8_t *const *dst)
 {
+	const int threads = ctx != NULL ? ctx->threads : 0;
 	if (k == 0) {
 		for (int64_t i = 0; i < m; i++)
 			memset(dst[i], 0, (size_t)n);
 		return GK_OK;
 	}
+	if (ctx != NULL && ctx->backend == GK_BACKEND_CUDA)
+		return gk_gf256_cuda_host_run(ctx->device, gk_resolve_threads(threads), m, n, k, a, lda,
+		                              src, dst);
 	gk_gf256_plan p;
 	GK_FORWARD(gk_gf256_plan_init(&p, NULL, -1, m, k, a, lda));
 	gk_gf256_plan_run(&p, n, src, dst, 0, gk_resolve_threads(threads));
@@ -239,8 +274,8 @@ static gk_status run_rows(int threads, int64_t m, int64_t n, int64_t k,
 	return GK_OK;
 }
 
-static gk_status rows_common(const char *fn, int threads, int64_t m, int64_t n, int64_t k,
-                             const uint8_t *a, int64_t lda, const uint8_t *const *b_rows,
+static gk_status rows_common(const char *fn, const gk_context *ctx, int64_t m, int64_t n,
+                             int64_t k, const uint8_t *a, int64_t lda, const uint8_t *const *b_rows,
                              uint8_t *const *c_rows)
 {
 	GK_FORWARD(check_dims(fn, m, n, k, lda));
@@ -257,27 +292,27 @@ static gk_status rows_common(const char *fn, int threads, int64_t m, int64_t n, 
 			GK_RETURN_IF(b_rows[j] == NULL, GK_ERR_NULL_POINTER,
 			             "%s: b_rows[%lld] is NULL", fn, (long long)j);
 	}
-	return run_rows(threads, m, n, k, a, lda, b_rows, c_rows);
+	return run_rows(ctx, m, n, k, a, lda, b_rows, c_rows);
 }
 
 gk_status gk_gf256_gemm_rows(int64_t m, int64_t n, int64_t k, const uint8_t *a, int64_t lda,
                              const uint8_t *const *b_rows, uint8_t *const *c_rows)
 {
-	return rows_common("gk_gf256_gemm_rows", 0, m, n, k, a, lda, b_rows, c_rows);
+	return rows_common("gk_gf256_gemm_rows", NULL, m, n, k, a, lda, b_rows, c_rows);
 }
 
 gk_status gk_gf256_gemm_rows_ex(const gk_context *ctx, int64_t m, int64_t n, int64_t k,
                                 const uint8_t *a, int64_t lda, const uint8_t *const *b_rows,
                                 uint8_t *const *c_rows)
 {
-	return rows_common("gk_gf256_gemm_rows_ex", ctx != NULL ? ctx->threads : 0, m, n, k, a,
-	                   lda, b_rows, c_rows);
+	return rows_common("gk_gf256_gemm_rows_ex", ctx, m, n, k, a, lda, b_rows, c_rows);
 }
 
-gk_status gk_gf256_gemm(int64_t m, int64_t n, int64_t k, const uint8_t *a, int64_t lda,
-                        const uint8_t *b, int64_t ldb, uint8_t *c, int64_t ldc)
+/* The checks of the strided forms: B k x n (ldb), C m x n (ldc). */
+static gk_status check_strided(const char *fn, int64_t m, int64_t n, int64_t k, const uint8_t *a,
+                               int64_t lda, const uint8_t *b, int64_t ldb, const uint8_t *c,
+                               int64_t ldc)
 {
-	static const char fn[] = "gk_gf256_gemm";
 	GK_FORWARD(check_dims(fn, m, n, k, lda));
 	const int64_t need = n > 1 ? n : 1;
 	GK_RETURN_IF(ldb < need, GK_ERR_BAD_LD, "%s: ldb = %lld < %lld", fn, (long long)ldb,
@@ -297,11 +332,108 @@ gk_status gk_gf256_gemm(int64_t m, int64_t n, int64_t k, const uint8_t *a, int64
 		             "%s: B (%lld x %lld, ldb = %lld) overflows the address space", fn,
 		             (long long)k, (long long)n, (long long)ldb);
 	}
+	return GK_OK;
+}
+
+static gk_status strided_common(const char *fn, const gk_context *ctx, int64_t m, int64_t n,
+                                int64_t k, const uint8_t *a, int64_t lda, const uint8_t *b,
+                                int64_t ldb, uint8_t *c, int64_t ldc)
+{
+	GK_FORWARD(check_strided(fn, m, n, k, a, lda, b, ldb, c, ldc));
+	if (m == 0 || n == 0)
+		return GK_OK;
 	const uint8_t *b_rows[GK_GF256_MAX_DIM];
 	uint8_t *c_rows[GK_GF256_MAX_DIM];
 	for (int64_t j = 0; j < k; j++)
 		b_rows[j] = b + j * ldb;
 	for (int64_t i = 0; i < m; i++)
 		c_rows[i] = c + i * ldc;
-	return run_rows(0, m, n, k, a, lda, b_rows, c_rows);
+	return run_rows(ctx, m, n, k, a, lda, b_rows, c_rows);
+}
+
+gk_status gk_gf256_gemm(int64_t m, int64_t n, int64_t k, const uint8_t *a, int64_t lda,
+                        const uint8_t *b, int64_t ldb, uint8_t *c, int64_t ldc)
+{
+	return strided_common("gk_gf256_gemm", NULL, m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+gk_status gk_gf256_gemm_ex(const gk_context *ctx, int64_t m, int64_t n, int64_t k,
+                           const uint8_t *a, int64_t lda, const uint8_t *b, int64_t ldb,
+                           uint8_t *c, int64_t ldc)
+{
+	return strided_common("gk_gf256_gemm_ex", ctx, m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The GPU kernels by name (gf256_cuda.h)                                   */
+/* ------------------------------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	int kernel, tiles;
+} gf_algos[] = {
+	{"cuda.gf256", GK_GF_CUDA_PRODUCTION, 0},
+	{"cuda.gf_naive", GK_GF_CUDA_NAIVE, 0},
+	{"cuda.gf_square", GK_GF_CUDA_SQUARE, 0},
+	{"cuda.gf_tiled", GK_GF_CUDA_TILED, 1},
+	{"cuda.gf_packed4", GK_GF_CUDA_PACKED4, 1},
+	{"cuda.gf_packed8", GK_GF_CUDA_PACKED8, 1},
+};
+#define GF_NALGOS ((int)(sizeof gf_algos / sizeof gf_algos[0]))
+
+int gk_gf256_algo_count(void)
+{
+	return GF_NALGOS;
+}
+
+const char *gk_gf256_algo_name(int i)
+{
+	return i >= 0 && i < GF_NALGOS ? gf_algos[i].name : NULL;
+}
+
+/* "cuda.gf_tiled" or "cuda.gf_tiled:RxCxD": the kernel and its tiles. */
+static gk_status parse_algo(const char *fn, const char *name, int *kernel, gk_gf_cuda_tiles *t)
+{
+	t->rows = t->cols = t->depth = 0;
+	if (name == NULL || strcmp(name, "auto") == 0) {
+		*kernel = GK_GF_CUDA_PRODUCTION;
+		return GK_OK;
+	}
+	const char *colon = strchr(name, ':');
+	const size_t len = colon != NULL ? (size_t)(colon - name) : strlen(name);
+	for (int i = 0; i < GF_NALGOS; i++) {
+		if (strlen(gf_algos[i].name) != len || strncmp(gf_algos[i].name, name, len) != 0)
+			continue;
+		*kernel = gf_algos[i].kernel;
+		if (colon == NULL)
+			return GK_OK;
+		char end = 0;
+		GK_RETURN_IF(!gf_algos[i].tiles ||
+		             sscanf(colon + 1, "%dx%dx%d%c", &t->rows, &t->cols, &t->depth, &end) != 3 ||
+		             t->rows < 1 || t->cols < 1 || t->depth < 1,
+		             GK_ERR_INVALID_VALUE,
+		             "%s: \"%s\": tile sizes are ROWSxCOLSxDEPTH, each >= 1, and only for "
+		             "cuda.gf_tiled and cuda.gf_packed4/8", fn, name);
+		return GK_OK;
+	}
+	return gk_set_error(GK_ERR_UNKNOWN_ALGO, "%s: no GF(2^8) GPU kernel is named \"%s\"", fn,
+	                    name);
+}
+
+gk_status gk_gf256_gemm_device(const gk_context *ctx, const char *algo, int64_t m, int64_t n,
+                               int64_t k, const uint8_t *a, int64_t lda, const uint8_t *b,
+                               int64_t ldb, uint8_t *c, int64_t ldc)
+{
+	static const char fn[] = "gk_gf256_gemm_device";
+	int kernel = GK_GF_CUDA_PRODUCTION;
+	gk_gf_cuda_tiles t;
+	GK_FORWARD(parse_algo(fn, algo, &kernel, &t));
+	GK_FORWARD(check_strided(fn, m, n, k, a, lda, b, ldb, c, ldc));
+	GK_RETURN_IF(ctx != NULL && ctx->backend == GK_BACKEND_CPU, GK_ERR_UNSUPPORTED,
+	             "%s: the context asks for the CPU backend, the buffers are on the device", fn);
+	if (m == 0 || n == 0)
+		return GK_OK;
+	const int device = ctx != NULL ? ctx->device : -1;
+	void *stream = ctx != NULL ? ctx->stream : NULL;
+	return gk_gf256_cuda_device_run(kernel, &t, device, stream, m, n, k, a, lda, b, ldb, c, ldc);
 }

@@ -18,14 +18,16 @@
  *   vandermonde_is_mds() lists the (k, m) for which it is.
  *
  * Every operation has an _ex form taking a gk_context (its thread count; its
- * backend, refused when it is CUDA); the plain forms are those with no
- * context.
+ * backend: encode and reconstruct run on the GPU with GK_BACKEND_CUDA, through
+ * the pipeline of src/cuda/gf256/gf_pipeline.cu, verify and update refuse
+ * it); the plain forms are those with no context.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <omp.h>
 #include "gf256_internal.h"
 #include "gk_context.h"
+#include "../cuda/gf256/gf256_cuda.h"
 
 struct gk_rs {
 	int k, m;
@@ -138,16 +140,19 @@ static gk_status check_rs_len(const char *fn, const gk_rs *rs, int64_t len)
 }
 
 /*
- * The thread count of a call made with ctx (NULL: the default count). The
- * codes run on the CPU: a context that asks for the CUDA backend is refused
- * until GF(2^8) products exist there.
+ * The thread count of a call made with ctx (NULL: the default count), and
+ * whether it runs on the GPU (*cuda: a context with GK_BACKEND_CUDA, taken
+ * by encode and reconstruct; the other operations refuse it).
  */
-static gk_status rs_threads(const char *fn, const gk_context *ctx, int *threads)
+static gk_status rs_threads(const char *fn, const gk_context *ctx, int *threads, int *cuda)
 {
 	*threads = 1;
-	GK_RETURN_IF(ctx != NULL && ctx->backend == GK_BACKEND_CUDA, GK_ERR_UNSUPPORTED,
-	             "%s: Reed-Solomon coding has no CUDA backend yet; use a context with "
-	             "GK_BACKEND_CPU or GK_BACKEND_AUTO", fn);
+	const int want = ctx != NULL && ctx->backend == GK_BACKEND_CUDA;
+	GK_RETURN_IF(want && cuda == NULL, GK_ERR_UNSUPPORTED,
+	             "%s: runs on the CPU only; use a context with GK_BACKEND_CPU or "
+	             "GK_BACKEND_AUTO", fn);
+	if (cuda != NULL)
+		*cuda = want;
 	*threads = gk_resolve_threads(ctx != NULL ? ctx->threads : 0);
 	return GK_OK;
 }
@@ -155,11 +160,14 @@ static gk_status rs_threads(const char *fn, const gk_context *ctx, int *threads)
 static gk_status rs_encode(const char *fn, const gk_context *ctx, const gk_rs *rs, int64_t len,
                            const uint8_t *const *data, uint8_t *const *parity)
 {
-	int threads;
+	int threads, cuda;
 	GK_FORWARD(check_rs_len(fn, rs, len));
-	GK_FORWARD(rs_threads(fn, ctx, &threads));
+	GK_FORWARD(rs_threads(fn, ctx, &threads, &cuda));
 	GK_FORWARD(check_ptrs(fn, "data", (const void *const *)data, rs->k));
 	GK_FORWARD(check_ptrs(fn, "parity", (const void *const *)parity, rs->m));
+	if (len > 0 && cuda)
+		return gk_gf256_cuda_host_run(ctx->device, threads, rs->m, len, rs->k,
+		                              rs->matrix + (size_t)rs->k * rs->k, rs->k, data, parity);
 	if (len > 0)
 		gk_gf256_plan_run(&rs->enc, len, data, parity, 0, threads);
 	return GK_OK;
@@ -181,9 +189,9 @@ static gk_status rs_reconstruct(const char *fn, const gk_context *ctx, const gk_
                                 int64_t len, uint8_t *const *shards, const uint8_t *present,
                                 int data_only)
 {
-	int threads;
+	int threads, cuda;
 	GK_FORWARD(check_rs_len(fn, rs, len));
-	GK_FORWARD(rs_threads(fn, ctx, &threads));
+	GK_FORWARD(rs_threads(fn, ctx, &threads, &cuda));
 	GK_RETURN_IF(shards == NULL, GK_ERR_NULL_POINTER, "%s: shards is NULL", fn);
 	GK_RETURN_IF(present == NULL, GK_ERR_NULL_POINTER, "%s: present is NULL", fn);
 	const int k = rs->k, n = rs->k + rs->m;
@@ -248,8 +256,11 @@ static gk_status rs_reconstruct(const char *fn, const gk_context *ctx, const gk_
 		for (int i = 0; i < nmiss; i++)
 			dst[i] = shards[miss_idx[i]];
 		gk_gf256_plan p;
-		st = gk_gf256_plan_init(&p, NULL, -1, nmiss, k, a, k);
-		if (st == GK_OK) {
+		if (cuda)
+			st = gk_gf256_cuda_host_run(ctx->device, threads, nmiss, len, k, a, k, src, dst);
+		else
+			st = gk_gf256_plan_init(&p, NULL, -1, nmiss, k, a, k);
+		if (st == GK_OK && !cuda) {
 			gk_gf256_plan_run(&p, len, src, dst, 0, threads);
 			gk_gf256_plan_free(&p);
 		}
@@ -280,7 +291,7 @@ static gk_status rs_verify(const char *fn, const gk_context *ctx, const gk_rs *r
 	if (ok != NULL)
 		*ok = 0;
 	GK_FORWARD(check_rs_len(fn, rs, len));
-	GK_FORWARD(rs_threads(fn, ctx, &threads));
+	GK_FORWARD(rs_threads(fn, ctx, &threads, NULL));
 	GK_RETURN_IF(ok == NULL, GK_ERR_NULL_POINTER, "%s: ok is NULL", fn);
 	GK_FORWARD(check_ptrs(fn, "shards", (const void *const *)shards, rs->k + rs->m));
 	const int k = rs->k, m = rs->m;
@@ -331,7 +342,7 @@ static gk_status rs_update(const char *fn, const gk_context *ctx, const gk_rs *r
 {
 	int threads;
 	GK_FORWARD(check_rs_len(fn, rs, len));
-	GK_FORWARD(rs_threads(fn, ctx, &threads));
+	GK_FORWARD(rs_threads(fn, ctx, &threads, NULL));
 	GK_RETURN_IF(index < 0 || index >= rs->k, GK_ERR_INVALID_VALUE,
 	             "%s: index = %d is not in [0, %d)", fn, index, rs->k);
 	GK_RETURN_IF(old_data == NULL, GK_ERR_NULL_POINTER, "%s: old_data is NULL", fn);

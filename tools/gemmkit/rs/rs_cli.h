@@ -15,6 +15,7 @@
 
 typedef struct rs_opts {
 	int k, m, matrix, threads, force, quiet;
+	int backend; /* RS_BACKEND_* (--backend) */
 	uint32_t stripe;
 	const char *out;
 	const char *pos[2];
@@ -22,7 +23,17 @@ typedef struct rs_opts {
 } rs_opts;
 
 /* The options a subcommand takes, as bits; -q and -h are always taken. */
-enum { OPT_KM = 1, OPT_MATRIX = 2, OPT_STRIPE = 4, OPT_THREADS = 8, OPT_FORCE = 16, OPT_OUT = 32 };
+enum { OPT_KM = 1, OPT_MATRIX = 2, OPT_STRIPE = 4, OPT_THREADS = 8, OPT_FORCE = 16, OPT_OUT = 32,
+       OPT_BACKEND = 64 };
+
+/* Where the coding arithmetic runs (--backend cpu|cuda|auto). */
+enum { RS_BACKEND_CPU = 0, RS_BACKEND_CUDA, RS_BACKEND_AUTO };
+
+/* The help text of --backend. */
+#define RS_BACKEND_HELP                                                                  \
+	"  --backend B       where the arithmetic runs: cpu (default), cuda (the GPU;\n"     \
+	"                    the same shard bytes), or auto (the GPU when one is present\n" \
+	"                    and a trial stripe runs faster there than on the CPU)\n"
 
 /*
  * Parse argv[1..argc) into o (defaults first), taking the options in
@@ -44,6 +55,11 @@ const char *rs_matrix_name(int kind);
 gk_rs *rs_make_code(int k, int m, int kind);
 /* A context with the thread count (0: the default); NULL on failure (reported). */
 gk_context *rs_make_context(int threads);
+/* Set ctx's backend for --backend: cuda as asked (GK_ERR_NO_GPU reported
+ * when there is none), auto by timing one stripe of `len` bytes per shard
+ * of rs on each side. @return 0, or 1 (reported). */
+int rs_choose_backend(gk_context *ctx, const gk_rs *rs, int k, int m, int backend, int64_t len,
+                      int quiet);
 
 int rs_encode_main(int argc, char **argv);
 int rs_decode_main(int argc, char **argv);

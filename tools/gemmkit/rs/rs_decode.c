@@ -38,6 +38,7 @@ static const char decode_help[] =
 "                    only when complete\n"
 "  --threads N       threads for the coding arithmetic (default 0: the\n"
 "                    library default)\n"
+RS_BACKEND_HELP
 "  -f, --force       replace FILE if it exists (without it, decode refuses)\n"
 "  -q, --quiet       no summary on stdout and no progress on stderr\n"
 "  -h, --help        this text\n"
@@ -137,7 +138,8 @@ done:
 int rs_decode_main(int argc, char **argv)
 {
 	rs_opts o;
-	int r = rs_parse_opts(argc, argv, OPT_THREADS | OPT_FORCE | OPT_OUT, 1, decode_help, &o);
+	int r = rs_parse_opts(argc, argv, OPT_THREADS | OPT_FORCE | OPT_OUT | OPT_BACKEND, 1,
+	                      decode_help, &o);
 	if (r != 0)
 		return r == 1 ? 0 : 2;
 	if (o.npos != 1 || o.out == NULL) {
@@ -170,7 +172,8 @@ int rs_decode_main(int argc, char **argv)
 	}
 	const shard_header *h = &s.h;
 	if (check_set(&s) != 0 || (rs = rs_make_code(h->k, h->m, h->matrix)) == NULL ||
-	    (ctx = rs_make_context(o.threads)) == NULL)
+	    (ctx = rs_make_context(o.threads)) == NULL ||
+	    rs_choose_backend(ctx, rs, h->k, h->m, o.backend, (int64_t)h->stripe_size, o.quiet) != 0)
 		goto done;
 	if (rs_out_init() != 0) {
 		rs_err("cannot install the signal handlers: %s", strerror(errno));

@@ -43,6 +43,7 @@ static const char encode_help[] =
 "                    suffixes); memory used is about (k + m) x BYTES\n"
 "  --threads N       threads for the coding arithmetic (default 0: the\n"
 "                    library default, GK_NUM_THREADS / OMP_NUM_THREADS / CPUs)\n"
+RS_BACKEND_HELP
 "  -f, --force       replace the shards already in DIR: every *.gkrs file there\n"
 "                    is replaced or removed (without it, a DIR holding any\n"
 "                    *.gkrs file is refused)\n"
@@ -207,7 +208,8 @@ int rs_encode_main(int argc, char **argv)
 {
 	rs_opts o;
 	int r = rs_parse_opts(argc, argv,
-	                      OPT_KM | OPT_MATRIX | OPT_STRIPE | OPT_THREADS | OPT_FORCE | OPT_OUT, 1,
+	                      OPT_KM | OPT_MATRIX | OPT_STRIPE | OPT_THREADS | OPT_FORCE | OPT_OUT |
+	                          OPT_BACKEND, 1,
 	                      encode_help, &o);
 	if (r != 0)
 		return r == 1 ? 0 : 2;
@@ -240,7 +242,8 @@ int rs_encode_main(int argc, char **argv)
 		goto done;
 	}
 	if (make_header(&h, &o, input, &st) != 0 || (rs = rs_make_code(o.k, o.m, o.matrix)) == NULL ||
-	    (ctx = rs_make_context(o.threads)) == NULL)
+	    (ctx = rs_make_context(o.threads)) == NULL ||
+	    rs_choose_backend(ctx, rs, o.k, o.m, o.backend, (int64_t)h.stripe_size, o.quiet) != 0)
 		goto done;
 	if (rs_out_init() != 0) {
 		rs_err("cannot install the signal handlers: %s", strerror(errno));

@@ -1,5 +1,7 @@
 /* rs_opts.c - the command line, messages, code and context of `gemmkit rs` (rs_cli.h). */
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli_util.h"
@@ -133,6 +135,20 @@ int rs_parse_opts(int argc, char **argv, unsigned allowed, int max_pos, const ch
 			if (r < 0 || int_value("--threads", v, 0, 1024, "an integer in [0, 1024]", &x))
 				return 2;
 			o->threads = (int)x;
+		} else if ((allowed & OPT_BACKEND) &&
+		           (r = opt_value(argc, argv, &i, NULL, "--backend", &v)) != 0) {
+			if (r < 0)
+				return 2;
+			if (strcmp(v, "cpu") == 0) {
+				o->backend = RS_BACKEND_CPU;
+			} else if (strcmp(v, "cuda") == 0) {
+				o->backend = RS_BACKEND_CUDA;
+			} else if (strcmp(v, "auto") == 0) {
+				o->backend = RS_BACKEND_AUTO;
+			} else {
+				rs_err("--backend wants cpu, cuda or auto, not '%s'", v);
+				return 2;
+			}
 		} else {
 			rs_err("unknown option '%s' (see --help)", a);
 			return 2;
@@ -171,4 +187,71 @@ gk_context *rs_make_context(int threads)
 		return NULL;
 	}
 	return ctx;
+}
+
+/* Seconds of the faster of two encodes of one stripe with ctx (-1: failed). */
+static double time_stripe(const gk_context *ctx, const gk_rs *rs, int k, int64_t len,
+                          uint8_t *const *bufs)
+{
+	double best = -1;
+	for (int rep = 0; rep < 2; rep++) {
+		const double t0 = cli_now();
+		if (gk_rs_encode_ex(ctx, rs, len, (const uint8_t *const *)bufs, bufs + k) != GK_OK)
+			return -1;
+		const double t = cli_now() - t0;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	return best;
+}
+
+int rs_choose_backend(gk_context *ctx, const gk_rs *rs, int k, int m, int backend, int64_t len,
+                      int quiet)
+{
+	if (backend == RS_BACKEND_CPU)
+		return 0;
+	if (backend == RS_BACKEND_CUDA) {
+		/* One byte per shard: fails now, with the reason, when there is no GPU. */
+		gk_status st = gk_context_set_backend(ctx, GK_BACKEND_CUDA);
+		uint8_t in[256] = {0}, out[256];
+		const uint8_t *dp[256];
+		uint8_t *par[256];
+		for (int i = 0; i < k; i++)
+			dp[i] = in + i;
+		for (int i = 0; i < m; i++)
+			par[i] = out + i;
+		if (st == GK_OK)
+			st = gk_rs_encode_ex(ctx, rs, 1, dp, par);
+		if (st != GK_OK) {
+			rs_err("--backend cuda: %s", gk_last_error());
+			return 1;
+		}
+		return 0;
+	}
+	/* auto: one trial stripe of the same length on each side, the faster wins. */
+	if (len < 1)
+		return 0;
+	uint8_t *mem = malloc((size_t)(k + m) * (size_t)len);
+	uint8_t *bufs[256];
+	if (mem == NULL)
+		return 0; /* no memory for the trial: stay on the CPU */
+	for (int i = 0; i < k + m; i++)
+		bufs[i] = mem + (size_t)i * (size_t)len;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (size_t i = 0; i < (size_t)k * (size_t)len; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		mem[i] = (uint8_t)x;
+	}
+	const double cpu = time_stripe(ctx, rs, k, len, bufs);
+	double gpu = -1;
+	if (gk_context_set_backend(ctx, GK_BACKEND_CUDA) == GK_OK)
+		gpu = time_stripe(ctx, rs, k, len, bufs);
+	free(mem);
+	const int use_gpu = gpu > 0 && (cpu <= 0 || gpu < cpu);
+	gk_context_set_backend(ctx, use_gpu ? GK_BACKEND_CUDA : GK_BACKEND_CPU);
+	if (!quiet)
+		fprintf(stderr, "gemmkit %s: --backend auto: %s (a %lld-byte stripe: cpu %.3g ms, "
+		        "cuda %s%.3g ms)\n", cmd_name, use_gpu ? "cuda" : "cpu", (long long)len,
+		        cpu * 1e3, gpu > 0 ? "" : "unavailable ", gpu > 0 ? gpu * 1e3 : 0.0);
+	return 0;
 }
