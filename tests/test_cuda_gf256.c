@@ -103,7 +103,8 @@ static void check_statuses(int have_gpu)
 static void one_device(const char *algo, int64_t m, int64_t n, int64_t k, int ob, int oc,
                        int padb, int padc, tu_rng *r)
 {
-	const int64_t lda = k + (int64_t)(tu_next(r) % 3), ldb = n + padb, ldc = n + padc;
+	const int64_t n1 = n > 0 ? n : 1; /* a leading dimension is at least 1 */
+	const int64_t lda = k + (int64_t)(tu_next(r) % 3), ldb = n1 + padb, ldc = n1 + padc;
 	const size_t nb = (size_t)(k * ldb + ob), nc = (size_t)(m * ldc + oc);
 	uint8_t *a = xalloc((size_t)(m * lda)), *b = xalloc(nb), *c = xalloc(nc);
 	uint8_t *ref = xalloc(nc), *got = xalloc(nc);
