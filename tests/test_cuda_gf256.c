@@ -26,22 +26,6 @@
 
 static int small;
 
-static void fill(uint8_t *p, size_t n, tu_rng *r)
-{
-	for (size_t i = 0; i < n; i++)
-		p[i] = (uint8_t)tu_next(r);
-}
-
-static void *xalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (p == NULL) {
-		fprintf(stderr, "test_cuda_gf256: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
 static void check_statuses(int have_gpu)
 {
 	uint8_t x[4] = {1, 2, 3, 4};
@@ -87,6 +71,22 @@ static void check_statuses(int have_gpu)
 }
 
 #ifdef GK_TEST_HAVE_CUDA
+
+static void fill(uint8_t *p, size_t n, tu_rng *r)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)tu_next(r);
+}
+
+static void *xalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (p == NULL) {
+		fprintf(stderr, "test_cuda_gf256: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
 
 #define CU(call)                                                                       \
 	do {                                                                               \
