@@ -130,7 +130,8 @@ typedef enum gk_backend {
  *         GK_ERR_BAD_LD, GK_ERR_NULL_POINTER, GK_ERR_OVERFLOW,
  *         GK_ERR_NO_MEMORY; C is untouched when an error is returned for an
  *         argument. On the GPU also GK_ERR_NO_GPU, GK_ERR_CUDA, and
- *         GK_ERR_UNSUPPORTED when A, B and C do not fit the device's memory.
+ *         GK_ERR_UNSUPPORTED when the context's device budget holds no tiles
+ *         (products larger than the device stream through it in tiles).
  */
 GK_API gk_status gk_sgemm(gk_layout layout, gk_trans ta, gk_trans tb,
                           int64_t m, int64_t n, int64_t k,
@@ -216,6 +217,21 @@ GK_API gk_status gk_context_set_stream(gk_context *ctx, void *stream);
 
 /** @return the context's CUDA stream (NULL: the default stream, or ctx NULL). */
 GK_API void *gk_context_stream(const gk_context *ctx);
+
+/**
+ * Limit the device memory that a host-pointer GPU call (gk_sgemm_ex /
+ * gk_dgemm_ex on the CUDA backend) takes, in bytes; 0 (the default) means
+ * what the device has free less a margin (2% of its memory, at least
+ * 512 MiB). Operands larger than the budget stream through the device in
+ * tiles (docs/CUDA_HOSTMEM.md); a budget too small for the smallest tiles
+ * makes the call return GK_ERR_UNSUPPORTED. A budget above what is free is
+ * lowered to it.
+ * @return GK_OK or GK_ERR_NULL_POINTER.
+ */
+GK_API gk_status gk_context_set_device_budget(gk_context *ctx, size_t bytes);
+
+/** @return the context's device-memory budget (0: the default); 0 if ctx is NULL. */
+GK_API size_t gk_context_device_budget(const gk_context *ctx);
 
 /**
  * Set the number of CPU threads for calls made with this context; 0 (the
@@ -469,11 +485,53 @@ GK_API gk_status gk_gf256_gemm_rows(int64_t m, int64_t n, int64_t k,
                                     const uint8_t *const *b_rows,
                                     uint8_t *const *c_rows);
 
-/** As gk_gf256_gemm_rows, with the thread count of ctx (NULL: the default). */
+/**
+ * As gk_gf256_gemm_rows, with the choices of ctx (NULL: the defaults): its
+ * thread count, and its backend. With GK_BACKEND_CUDA the product runs on
+ * the GPU (the context's device) from these host rows, in a pipeline of
+ * column chunks whose copies overlap the kernel; rows in pinned memory
+ * (cudaMallocHost, cudaHostRegister) are copied directly, others through
+ * pinned staging buffers filled by the context's threads. Synchronous; the
+ * same bytes as on the CPU. @return as gk_gf256_gemm_rows, or GK_ERR_NO_GPU,
+ * GK_ERR_CUDA.
+ */
 GK_API gk_status gk_gf256_gemm_rows_ex(const gk_context *ctx, int64_t m, int64_t n, int64_t k,
                                        const uint8_t *a, int64_t lda,
                                        const uint8_t *const *b_rows,
                                        uint8_t *const *c_rows);
+
+/* GF(2^8) on the GPU (docs/CUDA_GF256.md). gk_gf256_gemm_ex and
+ * gk_gf256_gemm_rows_ex with a GK_BACKEND_CUDA context take host buffers;
+ * gk_gf256_gemm_device takes device buffers and a kernel by name:
+ *   "cuda.gf256" (or NULL, "auto"): the production kernel;
+ *   "cuda.gf_naive", "cuda.gf_square", "cuda.gf_tiled", "cuda.gf_packed4",
+ *   "cuda.gf_packed8": the kernels of the GF(2^8) ladder, for comparison.
+ * The tiled and packed kernels take their tile sizes after a colon,
+ * "cuda.gf_tiled:ROWSxCOLSxDEPTH" (rows and columns of C per block, COLS in
+ * words for the packed ones; inputs per step; ROWS * COLS <= 1024). Every
+ * kernel gives the bytes of gk_gf256_gemm, for any shape and alignment. */
+
+/** As gk_gf256_gemm, with the choices of ctx as in gk_gf256_gemm_rows_ex. */
+GK_API gk_status gk_gf256_gemm_ex(const gk_context *ctx, int64_t m, int64_t n, int64_t k,
+                                  const uint8_t *a, int64_t lda, const uint8_t *b, int64_t ldb,
+                                  uint8_t *c, int64_t ldc);
+
+/**
+ * C = A * B over GF(2^8) with B and C in device memory (A, m x k, in host
+ * memory), on the context's device and stream (NULL ctx: the current device,
+ * the legacy default stream), asynchronously, with the kernel named `algo`.
+ * @return as gk_gf256_gemm, GK_ERR_UNKNOWN_ALGO, GK_ERR_INVALID_VALUE (tile
+ *         sizes), GK_ERR_UNSUPPORTED (a GK_BACKEND_CPU context), GK_ERR_NO_GPU,
+ *         GK_ERR_CUDA.
+ */
+GK_API gk_status gk_gf256_gemm_device(const gk_context *ctx, const char *algo, int64_t m,
+                                      int64_t n, int64_t k, const uint8_t *a, int64_t lda,
+                                      const uint8_t *b, int64_t ldb, uint8_t *c, int64_t ldc);
+
+/** @return the number of GF(2^8) GPU kernels gk_gf256_gemm_device names. */
+GK_API int gk_gf256_algo_count(void);
+/** @return the name of GF(2^8) GPU kernel i ("cuda.gf256" first); NULL out of range. */
+GK_API const char *gk_gf256_algo_name(int i);
 
 /* ------------------------------------------------------------------------ */
 /* Reed-Solomon erasure coding                                               */
@@ -488,8 +546,10 @@ GK_API gk_status gk_gf256_gemm_rows_ex(const gk_context *ctx, int64_t m, int64_t
  * count (GK_NUM_THREADS, OMP_NUM_THREADS, or the number of processors) when
  * the shards are long enough; the _ex variants take a gk_context whose
  * thread count (gk_context_set_threads) is used instead, and whose backend
- * must be GK_BACKEND_AUTO or GK_BACKEND_CPU (the codes run on the CPU; a
- * context with GK_BACKEND_CUDA is refused with GK_ERR_UNSUPPORTED). A gk_rs
+ * chooses where gk_rs_encode_ex and gk_rs_reconstruct_ex run: GK_BACKEND_AUTO
+ * and GK_BACKEND_CPU on the CPU, GK_BACKEND_CUDA on the GPU from the same
+ * host buffers, with the same bytes (gk_gf256_gemm_rows_ex). gk_rs_verify_ex
+ * and gk_rs_update_ex refuse a CUDA context (GK_ERR_UNSUPPORTED). A gk_rs
  * is read-only after creation: threads may share it.
  */
 
@@ -541,9 +601,8 @@ GK_API gk_status gk_rs_encode(const gk_rs *rs, int64_t len,
 
 /**
  * As gk_rs_encode, with the choices of ctx (NULL: the defaults): its thread
- * count, and its backend, which must not be GK_BACKEND_CUDA.
- * @return as gk_rs_encode, or GK_ERR_UNSUPPORTED (a CUDA context; nothing
- *         written).
+ * count, and its backend (GK_BACKEND_CUDA: on the GPU, the same parity).
+ * @return as gk_rs_encode, or GK_ERR_NO_GPU, GK_ERR_CUDA (a CUDA context).
  */
 GK_API gk_status gk_rs_encode_ex(const gk_context *ctx, const gk_rs *rs, int64_t len,
                                  const uint8_t *const *data, uint8_t *const *parity);
@@ -564,9 +623,10 @@ GK_API gk_status gk_rs_reconstruct(const gk_rs *rs, int64_t len, uint8_t *const 
 
 /**
  * As gk_rs_reconstruct, with the choices of ctx (NULL: the defaults): its
- * thread count, and its backend, which must not be GK_BACKEND_CUDA.
- * @return as gk_rs_reconstruct, or GK_ERR_UNSUPPORTED (a CUDA context;
- *         nothing written).
+ * thread count, and its backend (GK_BACKEND_CUDA: the missing shards are
+ * rebuilt on the GPU, the same bytes).
+ * @return as gk_rs_reconstruct, or GK_ERR_NO_GPU, GK_ERR_CUDA (a CUDA
+ *         context).
  */
 GK_API gk_status gk_rs_reconstruct_ex(const gk_context *ctx, const gk_rs *rs, int64_t len,
                                       uint8_t *const *shards, const uint8_t *present,

@@ -46,6 +46,9 @@ const gk_algo *gk_algo_auto(int dtype_bits, int64_t m, int64_t n, int64_t k, gk_
                             unsigned flags, gk_precision precision)
 {
 	if (backend == GK_BACKEND_CUDA) {
+		/* HXV: m, n tiny and k large: the streaming product (docs/CUDA_HXV.md). */
+		if (m <= GK_HXV_AUTO_MN && n <= GK_HXV_AUTO_MN && k >= GK_HXV_AUTO_K)
+			return gk_algo_find("cuda.hxv");
 		if (dtype_bits == GK_DTYPE_F64)
 			return gk_algo_find("cuda.dgemm");
 		if (precision == GK_PRECISION_ACCURATE)

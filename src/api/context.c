@@ -105,6 +105,18 @@ void *gk_context_stream(const gk_context *ctx)
 	return ctx ? ctx->stream : NULL;
 }
 
+gk_status gk_context_set_device_budget(gk_context *ctx, size_t bytes)
+{
+	GK_RETURN_IF(ctx == NULL, GK_ERR_NULL_POINTER, "gk_context_set_device_budget: ctx is NULL");
+	ctx->device_budget = bytes;
+	return GK_OK;
+}
+
+size_t gk_context_device_budget(const gk_context *ctx)
+{
+	return ctx ? ctx->device_budget : 0;
+}
+
 static const char *const precision_names[] = {"default", "strict", "accurate", "tf32"};
 
 const char *gk_precision_name(gk_precision precision)

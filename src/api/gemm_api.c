@@ -221,7 +221,7 @@ gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	GK_FORWARD(choose_algo(fn, ctx, GK_DTYPE_F32, &cn, &al));
 	if (al->backend == GK_BACKEND_CUDA)
 		return gk_cuda_sgemm_host_run(al->dev_sgemm, ctx ? ctx->device : -1,
-		                              ctx ? ctx->stream : NULL, cn.m, cn.n, cn.k, alpha, cn.a,
+		                              ctx ? ctx->stream : NULL, ctx ? ctx->device_budget : 0, cn.m, cn.n, cn.k, alpha, cn.a,
 		                              cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b, beta, cn.c,
 		                              cn.rs_c);
 	const gk_sgemm_args p = {
@@ -261,7 +261,7 @@ gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	GK_FORWARD(choose_algo(fn, ctx, GK_DTYPE_F64, &cn, &al));
 	if (al->backend == GK_BACKEND_CUDA)
 		return gk_cuda_dgemm_host_run(al->dev_dgemm, ctx ? ctx->device : -1,
-		                              ctx ? ctx->stream : NULL, cn.m, cn.n, cn.k, alpha, cn.a,
+		                              ctx ? ctx->stream : NULL, ctx ? ctx->device_budget : 0, cn.m, cn.n, cn.k, alpha, cn.a,
 		                              cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b, beta, cn.c,
 		                              cn.rs_c);
 	const gk_dgemm_args p = {

@@ -16,6 +16,7 @@ struct gk_context {
 	int device;          /* CUDA device ordinal; -1: the calling thread's current device */
 	void *stream;        /* cudaStream_t of device calls; NULL: the legacy default stream */
 	gk_precision precision; /* GK_PRECISION_*; DEFAULT: GK_PRECISION from the environment */
+	size_t device_budget;   /* bytes of device memory a host-pointer GPU call may take; 0: default */
 };
 
 #endif

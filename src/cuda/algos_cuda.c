@@ -102,5 +102,13 @@ const gk_algo gk_algos_cuda[] = {
 	ROW_D("cuda.dgemm", "tuned FP64 DGEMM on tensor cores (DMMA), 128x128 cp.async tiles, split-K for few tiles (\"auto\" for double on the GPU)",
 	      gk_cuda_dgemm_tuned),
 	/* DGEMM-END */
+	/* HXV-BEGIN (horizontal x vertical products, src/cuda/hxv/: m, n tiny, k huge) */
+	ROW_SD("cuda.hxv_basic", "seed 003 BasicMM: E (m x k) F (k x n), each thread a contiguous segment of k (uncoalesced), shared-memory tree, atomic add per block",
+	       gk_cuda_sgemm_hxv_basic, gk_cuda_dgemm_hxv_basic),
+	ROW_SD("cuda.hxv_phvm", "seed 003 PHVM: grid-stride coalesced loads along k, register sums, shared-memory tree, atomic add per block; GS, BS from the time-cost model",
+	       gk_cuda_sgemm_hxv_phvm, gk_cuda_dgemm_hxv_phvm),
+	ROW_SD("cuda.hxv", "horizontal x vertical product: E and F read once per output tile at the read bandwidth, deterministic two-stage sum (\"auto\" for m, n <= 16, large k on the GPU)",
+	       gk_cuda_sgemm_hxv, gk_cuda_dgemm_hxv),
+	/* HXV-END */
 };
 const int gk_algos_cuda_count = (int)(sizeof gk_algos_cuda / sizeof gk_algos_cuda[0]);

@@ -71,16 +71,16 @@ gk_status gk_cuda_dgemm_device_run(gk_cuda_dgemm_fn fn, int device, void *stream
                                    const double *b, int64_t rs_b, int64_t cs_b,
                                    double beta, double *c, int64_t rs_c);
 
-/* The same problem with host pointers: A, B (and C when beta != 0) are
- * copied to the device through reused pinned staging buffers, the launcher
- * runs, C is copied back; synchronous. A problem that does not fit the
- * device's free memory returns GK_ERR_UNSUPPORTED. */
-gk_status gk_cuda_sgemm_host_run(gk_cuda_sgemm_fn fn, int device, void *stream,
+/* The same problem with host pointers, of any size host memory holds:
+ * tiles of A, B and C stream through device buffers (the out-of-core
+ * driver, src/cuda/hostmem/) under `budget` bytes of device memory (0: the
+ * device's free memory less a margin); synchronous. */
+gk_status gk_cuda_sgemm_host_run(gk_cuda_sgemm_fn fn, int device, void *stream, size_t budget,
                                  int64_t m, int64_t n, int64_t k, float alpha,
                                  const float *a, int64_t rs_a, int64_t cs_a,
                                  const float *b, int64_t rs_b, int64_t cs_b,
                                  float beta, float *c, int64_t rs_c);
-gk_status gk_cuda_dgemm_host_run(gk_cuda_dgemm_fn fn, int device, void *stream,
+gk_status gk_cuda_dgemm_host_run(gk_cuda_dgemm_fn fn, int device, void *stream, size_t budget,
                                  int64_t m, int64_t n, int64_t k, double alpha,
                                  const double *a, int64_t rs_a, int64_t cs_a,
                                  const double *b, int64_t rs_b, int64_t cs_b,
@@ -130,6 +130,38 @@ gk_status gk_cuda_sgemm_tf32(const gk_cuda_sgemm_args *p);
 /* FP64 tensor cores: DMMA 16x8x16 (sm_90+) / 8x8x4 (sm_80), split-K for few tiles. */
 gk_status gk_cuda_dgemm_tuned(const gk_cuda_dgemm_args *p);
 /* DGEMM-END */
+/* HXV-BEGIN (horizontal x vertical products, src/cuda/hxv/, docs/CUDA_HXV.md) */
+/* Any m, n, k and strides; fast where m, n are tiny and k large. */
+/* "auto" on the CUDA backend routes m, n <= GK_HXV_AUTO_MN with k >= GK_HXV_AUTO_K to cuda.hxv. */
+#define GK_HXV_AUTO_MN 16
+#define GK_HXV_AUTO_K 65536
+gk_status gk_cuda_sgemm_hxv_basic(const gk_cuda_sgemm_args *p);  /* basic.cu: seed BasicMM */
+gk_status gk_cuda_dgemm_hxv_basic(const gk_cuda_dgemm_args *p);
+gk_status gk_cuda_sgemm_hxv_phvm(const gk_cuda_sgemm_args *p);   /* phvm.cu: seed PHVM */
+gk_status gk_cuda_dgemm_hxv_phvm(const gk_cuda_dgemm_args *p);
+gk_status gk_cuda_sgemm_hxv(const gk_cuda_sgemm_args *p);        /* stream.cu: production */
+gk_status gk_cuda_dgemm_hxv(const gk_cuda_dgemm_args *p);
+/* PHVM at a given grid size gs and block size bs (0, 0: the model's choice). */
+gk_status gk_cuda_sgemm_hxv_phvm_at(const gk_cuda_sgemm_args *p, int gs, int bs);
+/* The host-pointer driver of cuda.hxv (host.cu): k streamed in chunks
+ * through pinned staging, two streams; synchronous. */
+gk_status gk_cuda_sgemm_hxv_host(int device, void *stream, int64_t m, int64_t n, int64_t k,
+                                 float alpha, const float *a, int64_t rs_a, int64_t cs_a,
+                                 const float *b, int64_t rs_b, int64_t cs_b, float beta,
+                                 float *c, int64_t rs_c);
+gk_status gk_cuda_dgemm_hxv_host(int device, void *stream, int64_t m, int64_t n, int64_t k,
+                                 double alpha, const double *a, int64_t rs_a, int64_t cs_a,
+                                 const double *b, int64_t rs_b, int64_t cs_b, double beta,
+                                 double *c, int64_t rs_c);
+/* probe.cu: the model's inputs measured on a device, PHVM timing, read floor. */
+struct gk_hxv_device;
+struct gk_hxv_config;
+gk_status gk_cuda_hxv_resolve_device(int *device);
+gk_status gk_cuda_hxv_probe(int device, struct gk_hxv_device *out);
+gk_status gk_cuda_hxv_phvm_time(int device, int64_t m, int64_t n, int64_t k,
+                                const struct gk_hxv_config *cfg, int count, int reps, double *ms);
+gk_status gk_cuda_hxv_read(const void *p, size_t bytes, void *stream);
+/* HXV-END */
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench/engine.h"
+#include "bench/gpu_gf256.h"
 #include "bench/suite.h"
 #include "cli_util.h"
 #include "commands.h"
@@ -442,7 +443,11 @@ int gk_cmd_bench(int argc, char **argv)
 	if (rc == 0) {
 		switch (o->suite->kind) {
 		case BENCH_KIND_PEAK: rc = bench_run_peak(o); break;
-		case BENCH_KIND_GF256: rc = bench_run_gf256(o); break;
+		case BENCH_KIND_GF256:
+			/* gpu-gf256 shares the options of gf256 and has its own runner */
+			rc = strncmp(o->suite->name, "gpu-", 4) == 0 ? bench_run_gpu_gf256(o) : bench_run_gf256(o);
+			break;
+		case BENCH_KIND_HOSTMEM: rc = bench_run_hostmem(o); break;
 		default: rc = bench_run_gemm(o); break;
 		}
 	}

@@ -7,6 +7,7 @@
 int gk_cmd_bench(int argc, char **argv);
 int gk_cmd_gemm(int argc, char **argv);
 int gk_cmd_info(int argc, char **argv);
+int gk_cmd_model(int argc, char **argv); /* cmd_model.c (HXV) */
 int gk_cmd_rs(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const struct {
 } commands[] = {
 	{"bench", gk_cmd_bench, "benchmark GEMM algorithms: time and GFLOPS over a range of sizes"},
 	{"gemm", gk_cmd_gemm, "multiply given (or random) matrices or .npy files once; print the time, GFLOPS and error"},
+	{"model", gk_cmd_model, "the PHVM time-cost model of seed 003: device, latencies, predicted (and measured) times per GS, BS"},
 	{"info", gk_cmd_info, "show the CPU, kernel set, threads, GPUs and the list of algorithms"},
 	{"rs", gk_cmd_rs, "Reed-Solomon erasure coding of files: encode into k + m shards, decode, verify"},
 };

@@ -5,8 +5,9 @@
  * The launchers (sgemm_tc.cu: gk_cuda_sgemm_3xtf32, gk_cuda_sgemm_tf32) first
  * split the operands, once, into planes of TF32 values (sgemm_tc_split.cu):
  *
- *   x = hi + lo (+ a remainder of at most u_t^2 |x|), hi = rn_tf32(x),
- *   lo = rn_tf32(x - hi), u_t = 2^-11 the unit roundoff of TF32;
+ *   x = hi + lo (+ a remainder of at most u_t^2 |x|), hi = rna_tf32(x)
+ *   (nearest, ties away: cvt.rna.tf32.f32), lo = rn_tf32(x - hi), u_t =
+ *   2^-11 the unit roundoff of TF32;
  *
  * A as planes of mp x kp (row i holds row i of op(A), K contiguous), B as
  * planes of np x kp (row j holds column j of op(B), K contiguous): both
@@ -26,7 +27,15 @@
  * the launcher sums in split order (gk_sgemm_splitk_reduce) and scales.
  *
  * Accumulation of the three products (measured on an H100, see
- * sgemm_tc_mma.cu): SCHEME-TBD
+ * sgemm_tc_mma.cu): the tensor cores truncate when they add into their
+ * FP32 accumulator, so one accumulator for all of K (or a second one for
+ * the cross products) drifts by about K u: 2 to 100 times the error of an
+ * FP32 FFMA loop at K = 256 to 16384. Every main kernel promotes instead:
+ * every 16 of K (two k8 steps), the three products go into an accumulator
+ * that starts from zero (Ahi Bhi first), which is then added to an FP32
+ * register sum with ordinary round-to-nearest adds. The error is then
+ * below the FFMA loop's for K >= 256 and about flat in K; promoting every
+ * 32 of K is not enough (up to 1.3 times FFMA at K = 256).
  */
 #ifndef GK_SGEMM_TC_CUH
 #define GK_SGEMM_TC_CUH
@@ -57,8 +66,9 @@ typedef struct gk_tc_problem {
 /* Split an operand into TF32 planes (sgemm_tc_split.cu). The source is
  * rows x k with element (r, kk) at x[r * rs + kk * cs] (any strides, the
  * canonical form's); the planes are rows_p x kp, zero beyond rows x k.
- * lo may be NULL (TF32 mode: only hi). Non-finite x: hi = x, lo = 0; a
- * finite x whose rounding to TF32 would overflow rounds toward zero.
+ * lo may be NULL (TF32 mode: only hi). Non-finite x: hi = x (a NaN made
+ * quiet), lo = 0; a finite x whose rounding to TF32 would overflow rounds
+ * toward zero.
  * Asynchronous on `stream`. */
 gk_status gk_tc_split(const float *x, int64_t rows, int64_t k, int64_t rs, int64_t cs, float *hi,
                       float *lo, int64_t rows_p, int64_t kp, cudaStream_t stream);
@@ -68,5 +78,10 @@ gk_status gk_tc_split(const float *x, int64_t rows, int64_t k, int64_t rs, int64
  * device (the launcher then tries the next). */
 gk_status gk_tc_run_mma(const gk_tc_problem *pr);
 gk_status gk_tc_run_wgmma_sm90a(const gk_tc_problem *pr);
+
+/* For tests of the launchers (sgemm_tc.cu): any workspace request above
+ * `bytes` is treated as failed, as if the device had no room (bytes < 0:
+ * no limit, the default). Not thread-safe; tests only. */
+void gk_tc_set_workspace_limit(int64_t bytes);
 
 #endif

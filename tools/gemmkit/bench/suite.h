@@ -11,7 +11,7 @@
 #define BENCH_MAX_TCOUNTS 8   /* thread counts in one run */
 #define BENCH_MAX_CODES 32    /* k+m codes of the gf256 suite */
 
-enum { BENCH_KIND_GEMM, BENCH_KIND_PEAK, BENCH_KIND_GF256 };
+enum { BENCH_KIND_GEMM, BENCH_KIND_PEAK, BENCH_KIND_GF256, BENCH_KIND_HOSTMEM /* gpu_hostmem.c */ };
 
 /*
  * A suite: the defaults of a run. Its runtime is an estimate for an idle
@@ -75,5 +75,6 @@ typedef struct bench_opts {
 int bench_run_gemm(const bench_opts *o);
 int bench_run_peak(const bench_opts *o);
 int bench_run_gf256(const bench_opts *o);
+int bench_run_hostmem(const bench_opts *o); /* gpu_hostmem.c */
 
 #endif

@@ -68,6 +68,31 @@ const bench_suite bench_suites[] = {
 	 "cuda.s01_shared_b32,cuda.s01_rowcol,cuda.dgemm,cublas",
 	 "128,256,512,1024,2048", "128,256", NULL, "d", "1", NULL, 10, 1, 0, "gemmkit-bench-gpu-seed001", NULL,
 	 NULL},
+	/* HXV: seed 003's shapes (docs/CUDA_HXV.md); MTXC (7 x 2e9 x 7, 112 GB) does not fit an 80 GB card. */
+	{"gpu-hxv", BENCH_KIND_GEMM,
+	 "horizontal x vertical products (m, n tiny, k huge): seed 003's BasicMM and\n"
+	 "PHVM and the production cuda.hxv vs cublasSgemm, operands in device memory;\n"
+	 "(m,n,k) = 3x3x5e7, 5x5x3e7, 7x7x3e7, 9x9x3e7, 5x5x3e8; SGEMM, cap 60 s",
+	 "3-6 min", "cuda.hxv_basic,cuda.hxv_phvm,cuda.hxv,cublas", NULL, NULL,
+	 "3x3x5e7,5x5x3e7,7x7x3e7,9x9x3e7,5x5x3e8", "s", "1", NULL, 60, 1, 0, "gemmkit-bench-gpu-hxv", NULL, NULL},
+	{"gpu-hostmem", BENCH_KIND_HOSTMEM,
+	 "host-pointer GEMM on the GPU, end to end (copies included): gemmkit's\n"
+	 "out-of-core driver (pinned, pageable, budgets of 1/2, 1/4, 1/8 of the data)\n"
+	 "vs cuBLASXt (block dimension tuned) and cuBLAS in core plus copies; SGEMM,\n"
+	 "N = 1024 ... 32768 (docs/CUDA_HOSTMEM.md; the 65536 and 90000 cases are\n"
+	 "gpu-hostmem-heavy)",
+	 "4-8 min",
+	 "gemmkit,gemmkit-b2,gemmkit-b4,gemmkit-b8,gemmkit-pageable,cublasxt,cublasxt-pageable,cublas-copies",
+	 "1024,2048,4096,8192,16384,32768", "1024,2048", NULL, "s", "1", NULL, 60, 0, 0, "gemmkit-bench-gpu-hostmem",
+	 NULL, NULL},
+	{"gpu-hostmem-heavy", BENCH_KIND_HOSTMEM,
+	 "the large host-pointer products: SGEMM 65536^2 in strict FP32, FP32-accurate\n"
+	 "and TF32, pinned and pageable, budget 1/4, vs cuBLASXt and cuBLAS in core\n"
+	 "plus copies (FP32 and TF32); and N = 90000 (97 GB, beyond an 80 GB card)",
+	 "10-20 min",
+	 "gemmkit,gemmkit-accurate,gemmkit-tf32,gemmkit-b4,gemmkit-pageable,cublasxt,cublas-copies,"
+	 "cublas-copies-tf32",
+	 "65536,90000", "65536", NULL, "s", "1", NULL, 120, 0, 0, "gemmkit-bench-gpu-hostmem-heavy", NULL, NULL},
 	{"peak", BENCH_KIND_PEAK,
 	 "the multiply-add peak alone: float and double, each vector instruction\n"
 	 "set the CPU has (AVX-512, AVX2, SSE2), 1 thread and all processors;\n"
@@ -79,6 +104,13 @@ const bench_suite bench_suites[] = {
 	 "(--sizes), threads 1 and 2; see gemmkit bench --suite gf256 --help",
 	 "30 s", "gemmkit,isal", "64k,1M", "64k", NULL, NULL, "1,2", "1", 10, 0, 0, "gemmkit-bench-gf256",
 	 "4+2,6+3,10+4,12+4,28+4", "4+2,10+4"},
+	{"gpu-gf256", BENCH_KIND_GF256,
+	 "GF(2^8) on the GPU (docs/CUDA_GF256.md): the production kernel and seed 004's\n"
+	 "ladder on 1 GiB of data resident on the device beside the device's copy, GB/s\n"
+	 "read + written; RS encode and decode from pinned and pageable host buffers\n"
+	 "beside the host-to-device copy and the CPU; codes 4+2, 10+4, 12+4, 28+4",
+	 "2-4 min", NULL, "1G", "64M", NULL, NULL, "1", "1", 30, 0, 0, "gemmkit-bench-gpu-gf256",
+	 "4+2,10+4,12+4,28+4", "10+4"},
 };
 const int bench_nsuites = (int)(sizeof bench_suites / sizeof bench_suites[0]);
 
