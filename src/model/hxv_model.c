@@ -92,9 +92,20 @@ double gk_hxv_model_ext(const gk_hxv_device *d, int64_t m, int64_t n, int64_t k,
 	const double resident = (double)per_sm * d->sm_count;
 	const double waves = ceil(gs / resident);
 	const double in_wave = gs < resident ? gs : resident;   /* blocks of a full wave */
-	/* PHVM computes HXV_PT x HXV_PT (4 x 4) outputs per pass: E's rows are
-	 * read once per column tile, F's columns once per row tile. */
-	const double pm = ceil(m / 4.0), pn = ceil(n / 4.0), passes = pm * pn;
+	/* PHVM computes PT x PT outputs per pass (src/cuda/hxv/hxv_paper.cuh:
+	 * PT = 4, 8 or 12, the smallest covering m and n whose block cap of
+	 * 1024, 512 or 256 threads (half for double above 4) admits bs, else the largest that does): E's
+	 * rows are read once per column tile, F's columns once per row tile. */
+	const int64_t mn = m > n ? m : n;
+	int pt = 4;
+	for (int t = 4; t <= 12; t += 4) {
+		if (bs > (t <= 4 ? 1024 : t <= 8 ? 512 : 256) / (esize == 8 && t > 4 ? 2 : 1))
+			break;
+		pt = t;
+		if (t >= mn)
+			break;
+	}
+	const double pm = ceil((double)m / pt), pn = ceil((double)n / pt), passes = pm * pn;
 	/* Bandwidth; a wave of fewer blocks than the device holds still takes a
 	 * full wave's time (grid-stride: equal work per block). */
 	const double bytes = (pn * (double)m + pm * (double)n) * (double)k * esize;
@@ -106,7 +117,8 @@ double gk_hxv_model_ext(const gk_hxv_device *d, int64_t m, int64_t n, int64_t k,
 	const double t_lat = passes * waves * steps * d->sigma_g;
 	const double t_mem = t_bw > t_lat ? t_bw : t_lat;
 	/* The block reduction of each wave (M N values, a warp's share each). */
-	const double outs_per_warp = ceil((m < 4 ? m : 4) * (n < 4 ? n : 4) * (double)d->warp_size / bs);
+	const double outs_per_warp = ceil((double)(m < pt ? m : pt) * (double)(n < pt ? n : pt) *
+	                                  (double)d->warp_size / bs);
 	const double t_red = passes * waves * outs_per_warp *
 	                     (d->sigma_s + log2((double)bs) * (d->sigma_add + 3 * d->sigma_s));
 	/* The GS atomic adds that meet at each output serialize there. */

@@ -11,6 +11,8 @@
 #ifndef GK_HXV_COMMON_CUH
 #define GK_HXV_COMMON_CUH
 
+#include <mutex>
+#include <string.h>
 #include "../core/cuda_check.cuh"
 
 /* One product in device form: C = alpha E F + beta C. */
@@ -74,11 +76,43 @@ static gk_status hxv_finish_launch(const char *fn, const hxv_prob<T> &p, const T
 	return GK_OK;
 }
 
-/* Workspace, stream-ordered. */
+/* The memory pool of the HXV workspaces on the current device: one per
+ * device for the process, keeping up to 64 MiB when idle, so that a call
+ * does not map fresh memory after the default pool was trimmed at a
+ * synchronization (tens of microseconds, as much as a small product's
+ * whole read). */
+inline gk_status hxv_pool(const char *fn, cudaMemPool_t *out)
+{
+	static std::mutex mu;
+	static cudaMemPool_t pools[64];
+	int dev = 0;
+	GK_CUDA_TRY(fn, cudaGetDevice(&dev));
+	if (dev < 0 || dev >= 64)
+		return gk_set_error(GK_ERR_INVALID_VALUE, "%s: device %d", fn, dev);
+	std::lock_guard<std::mutex> g(mu);
+	if (pools[dev] == NULL) {
+		cudaMemPoolProps pr;
+		memset(&pr, 0, sizeof pr);
+		pr.allocType = cudaMemAllocationTypePinned;
+		pr.location.type = cudaMemLocationTypeDevice;
+		pr.location.id = dev;
+		cudaMemPool_t pool = NULL;
+		GK_CUDA_TRY(fn, cudaMemPoolCreate(&pool, &pr));
+		uint64_t keep = (uint64_t)64 << 20;
+		GK_CUDA_TRY(fn, cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+		pools[dev] = pool;
+	}
+	*out = pools[dev];
+	return GK_OK;
+}
+
+/* Workspace, stream-ordered, from hxv_pool; freed with cudaFreeAsync. */
 template <typename T>
 static gk_status hxv_alloc(const char *fn, T **ptr, size_t count, cudaStream_t s)
 {
-	GK_CUDA_TRY(fn, cudaMallocAsync((void **)ptr, count * sizeof(T), s));
+	cudaMemPool_t pool;
+	GK_FORWARD(hxv_pool(fn, &pool));
+	GK_CUDA_TRY(fn, cudaMallocFromPoolAsync((void **)ptr, count * sizeof(T), pool, s));
 	return GK_OK;
 }
 

@@ -9,12 +9,18 @@
  *     addresses L elements apart (uncoalesced).
  *   COAL = true (PHVM, L4-hat): T_i takes k = i, i + GS BS, i + 2 GS BS, ...:
  *     the lanes of a warp read consecutive elements (coalesced).
- * The seed computes one dot product per output element (its Algorithm 1
- * runs the i, j loops in parallel); here one launch computes an output tile
- * of up to HXV_PT x HXV_PT elements from the same loads (E's rows and F's
- * columns are read once per tile, not once per element), every element with
- * the seed's dot product. The atomic adds make the result's last bits
- * depend on the order in which blocks finish (not deterministic).
+ * The seed's Algorithm 1 runs its i and j loops in parallel over the one
+ * pass of the data; here one launch computes an output tile of PT x PT
+ * elements from the same loads (E's rows and F's columns are read once per
+ * tile, not once per element), every element with the seed's dot product.
+ * PT is 4, 8 or 12: the smallest that covers m and n, so that the shapes
+ * the seed is about (m, n <= 12) take one pass over E and F. A PT x PT
+ * tile keeps PT^2 sums per thread, which caps the block size (1024 threads
+ * for PT = 4, 512 for 8, 256 for 12; half for double above 4); a block
+ * size above the cap takes the
+ * largest tile it allows, in several passes. The atomic adds make the
+ * result's last bits depend on the order in which blocks finish (not
+ * deterministic).
  *
  * Operands: any strides (hxv_prob), 64-bit indices; BS a power of two,
  * 32..1024; the sums go into s (m x n, row stride ld_s), zeroed by the
@@ -26,10 +32,12 @@
 #include "hxv_common.cuh"
 #include "../../model/hxv_model.h"
 
-#define HXV_PT 4 /* output tile of one launch: HXV_PT x HXV_PT (16 sums: full occupancy) */
+/* The largest block of a PT x PT tile of elements of SZ bytes (its sums
+ * stay in registers). */
+#define HXV_PT_MAX_BS(PT, SZ) (((PT) <= 4 ? 1024 : (PT) <= 8 ? 512 : 256) / ((SZ) == 8 && (PT) > 4 ? 2 : 1))
 
-template <typename T, bool COAL>
-__global__ void __launch_bounds__(1024) hxv_paper_kernel(hxv_prob<T> p, T *__restrict__ s, int64_t ld_s)
+template <typename T, bool COAL, int HXV_PT>
+__global__ void __launch_bounds__(HXV_PT_MAX_BS(HXV_PT, sizeof(T))) hxv_paper_kernel(hxv_prob<T> p, T *__restrict__ s, int64_t ld_s)
 {
 	extern __shared__ unsigned char hxv_smem[];
 	T *sh = reinterpret_cast<T *>(hxv_smem);
@@ -87,15 +95,52 @@ __global__ void __launch_bounds__(1024) hxv_paper_kernel(hxv_prob<T> p, T *__res
 		}
 }
 
+/* The tile of a launch: the smallest PT covering m and n whose block cap
+ * admits bs (bs = 0: any), else the largest PT that admits bs. */
+static inline int hxv_paper_pt(int64_t m, int64_t n, int bs, int sz)
+{
+	const int64_t mn = m > n ? m : n;
+	const int pts[3] = {4, 8, 12};
+	int pt = 4;
+	for (int t = 0; t < 3; t++) {
+		if (bs > 0 && bs > HXV_PT_MAX_BS(pts[t], sz))
+			break;
+		pt = pts[t];
+		if (pts[t] >= mn)
+			break;
+	}
+	return pt;
+}
+
+template <typename T, bool COAL, int PT>
+static gk_status hxv_paper_tiles(const char *fn, const hxv_prob<T> &p, int gs, int bs, T *s)
+{
+	for (int64_t i0 = 0; i0 < p.m; i0 += PT)
+		for (int64_t j0 = 0; j0 < p.n; j0 += PT) {
+			const int64_t mt = p.m - i0 < PT ? p.m - i0 : PT;
+			const int64_t nt = p.n - j0 < PT ? p.n - j0 : PT;
+			const hxv_prob<T> q = hxv_tile(p, i0, j0, mt, nt);
+			hxv_paper_kernel<T, COAL, PT><<<gs, bs, bs * sizeof(T), p.stream>>>(q, s + i0 * p.n + j0, p.n);
+			GK_CUDA_LAUNCHED(fn);
+		}
+	return GK_OK;
+}
+
 /* The launch of either algorithm at (gs, bs); gs = bs = 0 takes the model's
- * choice (gk_hxv_model_choose on the device's measured parameters). */
+ * choice (gk_hxv_model_choose on the device's measured parameters, with the
+ * threads per block capped at the tile's cap). */
 template <typename T, bool COAL>
 static gk_status hxv_paper_run(const char *fn, const hxv_prob<T> &p, int gs, int bs)
 {
+	int pt;
 	if (gs <= 0 || bs <= 0) {
 		gk_hxv_device d;
-		if (gk_hxv_device_query(p.device, 0, &d) != GK_OK ||
-		    gk_hxv_model_choose(&d, p.m, p.n, p.k, &gs, &bs) != 0) {
+		pt = hxv_paper_pt(p.m, p.n, 0, (int)sizeof(T));
+		int ok = gk_hxv_device_query(p.device, 0, &d) == GK_OK;
+		const int cap = HXV_PT_MAX_BS(pt, sizeof(T));
+		if (ok && d.max_threads_per_block > cap)
+			d.max_threads_per_block = cap;
+		if (!ok || gk_hxv_model_choose(&d, p.m, p.n, p.k, &gs, &bs) != 0) {
 			bs = 256;
 			gs = p.sm_count * 8;
 		}
@@ -103,6 +148,7 @@ static gk_status hxv_paper_run(const char *fn, const hxv_prob<T> &p, int gs, int
 	if (bs < 32 || bs > 1024 || (bs & (bs - 1)) != 0 || gs < 1)
 		return gk_set_error(GK_ERR_INVALID_VALUE, "%s: block size %d must be a power of two in [32, 1024], grid size %d >= 1",
 		                    fn, bs, gs);
+	pt = hxv_paper_pt(p.m, p.n, bs, (int)sizeof(T));
 	/* No more blocks than k has elements for (small k: idle blocks would
 	 * only add their reductions). */
 	if ((int64_t)gs * bs > p.k)
@@ -113,16 +159,10 @@ static gk_status hxv_paper_run(const char *fn, const hxv_prob<T> &p, int gs, int
 	cudaError_t e = cudaMemsetAsync(s, 0, (size_t)(p.m * p.n) * sizeof(T), p.stream);
 	if (e != cudaSuccess)
 		st = gk_cuda_status(e, fn, "cudaMemsetAsync");
-	for (int64_t i0 = 0; st == GK_OK && i0 < p.m; i0 += HXV_PT)
-		for (int64_t j0 = 0; st == GK_OK && j0 < p.n; j0 += HXV_PT) {
-			const int64_t mt = p.m - i0 < HXV_PT ? p.m - i0 : HXV_PT;
-			const int64_t nt = p.n - j0 < HXV_PT ? p.n - j0 : HXV_PT;
-			const hxv_prob<T> q = hxv_tile(p, i0, j0, mt, nt);
-			hxv_paper_kernel<T, COAL><<<gs, bs, bs * sizeof(T), p.stream>>>(q, s + i0 * p.n + j0, p.n);
-			e = cudaGetLastError();
-			if (e != cudaSuccess)
-				st = gk_cuda_status(e, fn, "hxv_paper_kernel launch");
-		}
+	if (st == GK_OK)
+		st = pt == 12 ? hxv_paper_tiles<T, COAL, 12>(fn, p, gs, bs, s)
+		   : pt == 8 ? hxv_paper_tiles<T, COAL, 8>(fn, p, gs, bs, s)
+		             : hxv_paper_tiles<T, COAL, 4>(fn, p, gs, bs, s);
 	if (st == GK_OK)
 		st = hxv_finish_launch<T>(fn, p, s);
 	e = cudaFreeAsync(s, p.stream);

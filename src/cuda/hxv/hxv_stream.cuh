@@ -174,12 +174,18 @@ static gk_status hxv_tile_grid(const char *fn, int sm_count, int64_t k, int *gri
 	return GK_OK;
 }
 
-/* The tile table of one type: shape, launcher, grid of a given k. */
+struct hxv_pipe_form; /* hxv_pipe.cuh */
+
+/* The tile table of one type: shape, launcher, grid of a given k; and the
+ * same for the cp.async pipe (hxv_pipe.cuh) where the operands allow it. */
 template <typename T>
 struct hxv_kind {
 	int mt, nt;
 	gk_status (*run)(const char *, const hxv_prob<T> &, int, T *, T *, int64_t, int);
 	gk_status (*grid)(const char *, int, int64_t, int *);
+	gk_status (*pgrid)(const char *, const hxv_prob<T> &, const hxv_pipe_form &, int *);
+	gk_status (*prun)(const char *, const hxv_prob<T> &, const hxv_pipe_form &, int, T *, T *,
+	                  int64_t, int);
 };
 
 /* Pick the tile of the table that reads the fewest rows of E and columns of

@@ -7,7 +7,7 @@
 #ifndef GK_HXV_STREAM_RUN_CUH
 #define GK_HXV_STREAM_RUN_CUH
 
-#include "hxv_stream.cuh"
+#include "hxv_pipe.cuh"
 
 /* The tables, defined in stream.cu. */
 extern const hxv_kind<float> hxv_kinds_f[];
@@ -23,6 +23,25 @@ template <> struct hxv_table<double> {
 	static const hxv_kind<double> *get(int *n) { *n = hxv_kinds_d_count; return hxv_kinds_d; }
 };
 
+/* 0 sends every tile to the general kernel (hxv_stream_part), for
+ * comparisons; 1 (default) takes the pipe wherever the operands allow. */
+extern int gk_hxv_pipe_enabled;
+
+/* Workspace part of at least need elements (stream-ordered). */
+template <typename T>
+static gk_status hxv_part_reserve(const char *fn, cudaStream_t s, size_t need, T **part, size_t *part_count)
+{
+	if (*part != NULL && *part_count >= need)
+		return GK_OK;
+	if (*part != NULL)
+		GK_CUDA_TRY(fn, cudaFreeAsync(*part, s));
+	*part = NULL;
+	*part_count = 0;
+	GK_FORWARD(hxv_alloc<T>(fn, part, need, s));
+	*part_count = need;
+	return GK_OK;
+}
+
 /* Run p (mode 0: into C; 1/2: into acc, m x n, row stride ld_acc). part:
  * workspace of *part_count elements, taken here when NULL (and returned to
  * the caller, who frees it stream-ordered). */
@@ -33,23 +52,25 @@ static gk_status hxv_stream_run(const char *fn, const hxv_prob<T> &p, T *acc, in
 	int count = 0;
 	const hxv_kind<T> *tab = hxv_table<T>::get(&count);
 	const hxv_kind<T> &kd = tab[hxv_pick<T>(tab, count, p.m, p.n)];
-	int grid = 1;
-	GK_FORWARD(kd.grid(fn, p.sm_count, p.k, &grid));
-	const size_t need = (size_t)grid * kd.mt * kd.nt;
-	if (*part == NULL || *part_count < need) {
-		if (*part != NULL)
-			GK_CUDA_TRY(fn, cudaFreeAsync(*part, p.stream));
-		*part = NULL;
-		*part_count = 0;
-		GK_FORWARD(hxv_alloc<T>(fn, part, need, p.stream));
-		*part_count = need;
-	}
+	int ggrid = 0;
 	for (int64_t i0 = 0; i0 < p.m; i0 += kd.mt)
 		for (int64_t j0 = 0; j0 < p.n; j0 += kd.nt) {
 			const int64_t mt = p.m - i0 < kd.mt ? p.m - i0 : kd.mt;
 			const int64_t nt = p.n - j0 < kd.nt ? p.n - j0 : kd.nt;
 			const hxv_prob<T> q = hxv_tile(p, i0, j0, mt, nt);
-			GK_FORWARD(kd.run(fn, q, grid, *part, acc ? acc + i0 * ld_acc + j0 : NULL, ld_acc, mode));
+			T *qa = acc ? acc + i0 * ld_acc + j0 : NULL;
+			hxv_pipe_form fm;
+			int grid = 1;
+			if (gk_hxv_pipe_enabled && hxv_pipe_form_of<T>(q, &fm)) {
+				GK_FORWARD(kd.pgrid(fn, q, fm, &grid));
+				GK_FORWARD(hxv_part_reserve<T>(fn, p.stream, (size_t)grid * kd.mt * kd.nt, part, part_count));
+				GK_FORWARD(kd.prun(fn, q, fm, grid, *part, qa, ld_acc, mode));
+				continue;
+			}
+			if (ggrid == 0)
+				GK_FORWARD(kd.grid(fn, p.sm_count, p.k, &ggrid));
+			GK_FORWARD(hxv_part_reserve<T>(fn, p.stream, (size_t)ggrid * kd.mt * kd.nt, part, part_count));
+			GK_FORWARD(kd.run(fn, q, ggrid, *part, qa, ld_acc, mode));
 		}
 	return GK_OK;
 }

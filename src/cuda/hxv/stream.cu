@@ -9,7 +9,11 @@
  */
 #include "hxv_stream_run.cuh"
 
-#define KIND(T, MT, NT, U) {MT, NT, hxv_tile_run<T, MT, NT, U>, hxv_tile_grid<T, MT, NT, U>}
+#define KIND(T, MT, NT, U)                                                                   \
+	{MT, NT, hxv_tile_run<T, MT, NT, U>, hxv_tile_grid<T, MT, NT, U>, hxv_pipe_grid<T, MT, NT>, \
+	 hxv_pipe_run<T, MT, NT>}
+
+int gk_hxv_pipe_enabled = 1;
 
 const hxv_kind<float> hxv_kinds_f[] = {
 	KIND(float, 2, 2, 4),
