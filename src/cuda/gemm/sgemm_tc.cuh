@@ -59,6 +59,16 @@ typedef struct gk_tc_problem {
 	float *c; int64_t rs_c; /* C row-major, m x n, when splits == 1 */
 	float *partial;         /* splits > 1: split z stores its m x n corner at partial + z*m*n,
 	                         * row stride n (not mp x np: gk_sgemm_splitk_reduce's layout) */
+	/* Power-of-two scales (products == 3; NULL: all 1). The planes hold
+	 * row i of op(A) times 1 / a_scale[i] and column j of op(B) times
+	 * 1 / b_scale[j] (exact: powers of two chosen by the split pass so that
+	 * each row's and column's largest magnitude is in [1, 2)), which keeps
+	 * the small parts of rows near FP32's underflow or overflow in the
+	 * normal range. A main kernel multiplies acc(i, j) by a_scale[i] *
+	 * b_scale[j] (as a_scale[i] * (b_scale[j] * acc): two exact or
+	 * correctly rounded multiplies) before alpha/beta, and before storing a
+	 * partial. Arrays of mp and np floats (1 beyond m and n). */
+	const float *a_scale, *b_scale;
 	cudaStream_t stream;
 	int sm_count;
 } gk_tc_problem;
