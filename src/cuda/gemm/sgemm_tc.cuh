@@ -59,16 +59,16 @@ typedef struct gk_tc_problem {
 	float *c; int64_t rs_c; /* C row-major, m x n, when splits == 1 */
 	float *partial;         /* splits > 1: split z stores its m x n corner at partial + z*m*n,
 	                         * row stride n (not mp x np: gk_sgemm_splitk_reduce's layout) */
-	/* Power-of-two scales (products == 3; NULL: all 1). The planes hold
-	 * row i of op(A) times 1 / a_scale[i] and column j of op(B) times
-	 * 1 / b_scale[j] (exact: powers of two chosen by the split pass so that
-	 * each row's and column's largest magnitude is in [1, 2)), which keeps
-	 * the small parts of rows near FP32's underflow or overflow in the
-	 * normal range. A main kernel multiplies acc(i, j) by a_scale[i] *
-	 * b_scale[j] (as a_scale[i] * (b_scale[j] * acc): two exact or
-	 * correctly rounded multiplies) before alpha/beta, and before storing a
-	 * partial. Arrays of mp and np floats (1 beyond m and n). */
-	const float *a_scale, *b_scale;
+	/* Power-of-two scales (NULL: none). The planes hold row i of op(A)
+	 * times 2^-a_exp[i] and column j of op(B) times 2^-b_exp[j] (exact:
+	 * the split pass chooses each exponent so that the row's or column's
+	 * largest magnitude lands in [1, 2)), which keeps the small parts of
+	 * rows and columns near FP32's underflow or overflow in the normal
+	 * range (the tensor cores flush subnormal inputs). A main kernel takes
+	 * acc(i, j) to ldexpf(acc(i, j), a_exp[i] + b_exp[j]) (one rounding, at
+	 * most) before alpha/beta, and before storing a partial. Arrays of mp
+	 * and np ints (0 beyond m and n). */
+	const int *a_exp, *b_exp;
 	cudaStream_t stream;
 	int sm_count;
 } gk_tc_problem;
