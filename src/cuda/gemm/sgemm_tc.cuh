@@ -60,11 +60,13 @@ typedef struct gk_tc_problem {
 	float *partial;         /* splits > 1: split z stores its m x n corner at partial + z*m*n,
 	                         * row stride n (not mp x np: gk_sgemm_splitk_reduce's layout) */
 	/* Power-of-two scales (NULL: none). The planes hold row i of op(A)
-	 * times 2^-a_exp[i] and column j of op(B) times 2^-b_exp[j] (exact:
-	 * the split pass chooses each exponent so that the row's or column's
-	 * largest magnitude lands in [1, 2)), which keeps the small parts of
-	 * rows and columns near FP32's underflow or overflow in the normal
-	 * range (the tensor cores flush subnormal inputs). A main kernel takes
+	 * times 2^-a_exp[i] and column j of op(B) times 2^-b_exp[j] (exact).
+	 * The split pass chooses exponents <= 0: a row or column whose largest
+	 * magnitude is below 1 is scaled up to bring it into [1, 2), any other
+	 * is left as it is (scaling one down would push its small entries
+	 * toward underflow). This keeps the small parts of rows and columns
+	 * near FP32's underflow in the normal range (the tensor cores flush
+	 * subnormal inputs). A main kernel takes
 	 * acc(i, j) to ldexpf(acc(i, j), a_exp[i] + b_exp[j]) (one rounding, at
 	 * most) before alpha/beta, and before storing a partial. Arrays of mp
 	 * and np ints (0 beyond m and n). */
