@@ -219,6 +219,14 @@ gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	}
 	const gk_algo *al;
 	GK_FORWARD(choose_algo(fn, ctx, GK_DTYPE_F32, &cn, &al));
+#if defined(GK_HAVE_CUDA)
+	/* HXV: cuda.hxv streams k through the GPU with a driver of its own
+	 * (src/cuda/hxv/host.cu, docs/CUDA_HXV.md). */
+	if (al->backend == GK_BACKEND_CUDA && al->dev_sgemm == gk_cuda_sgemm_hxv)
+		return gk_cuda_sgemm_hxv_host(ctx ? ctx->device : -1, ctx ? ctx->stream : NULL, cn.m,
+		                              cn.n, cn.k, alpha, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b,
+		                              cn.cs_b, beta, cn.c, cn.rs_c);
+#endif
 	if (al->backend == GK_BACKEND_CUDA)
 		return gk_cuda_sgemm_host_run(al->dev_sgemm, ctx ? ctx->device : -1,
 		                              ctx ? ctx->stream : NULL, ctx ? ctx->device_budget : 0, cn.m, cn.n, cn.k, alpha, cn.a,
@@ -259,6 +267,14 @@ gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	}
 	const gk_algo *al;
 	GK_FORWARD(choose_algo(fn, ctx, GK_DTYPE_F64, &cn, &al));
+#if defined(GK_HAVE_CUDA)
+	/* HXV: cuda.hxv streams k through the GPU with a driver of its own
+	 * (src/cuda/hxv/host.cu, docs/CUDA_HXV.md). */
+	if (al->backend == GK_BACKEND_CUDA && al->dev_dgemm == gk_cuda_dgemm_hxv)
+		return gk_cuda_dgemm_hxv_host(ctx ? ctx->device : -1, ctx ? ctx->stream : NULL, cn.m,
+		                              cn.n, cn.k, alpha, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b,
+		                              cn.cs_b, beta, cn.c, cn.rs_c);
+#endif
 	if (al->backend == GK_BACKEND_CUDA)
 		return gk_cuda_dgemm_host_run(al->dev_dgemm, ctx ? ctx->device : -1,
 		                              ctx ? ctx->stream : NULL, ctx ? ctx->device_budget : 0, cn.m, cn.n, cn.k, alpha, cn.a,

@@ -8,10 +8,12 @@
  * (beta = 0, so an element left unwritten stays NaN), is held against the
  * product computed in long double (tools/common/gemm_check.h; all rows up to
  * m n k = 2^31, 64 sampled rows past that): normwise error <= GEMM_FACTOR
- * (k + 2) u and, over the same rows, ||C - Cref||_F <= GEMM_GROSS
- * ||Cref||_F. Every element must be finite, and all of C must agree with
- * the first result that passed within twice the bound, so that a row the
- * sample missed is compared too.
+ * (k + 2) u (for a float contender on tensor cores, the bound of its
+ * precision mode: gkc_gemm_bound_mode) and, over the same rows,
+ * ||C - Cref||_F <= GEMM_GROSS ||Cref||_F. Every element must be finite,
+ * and all of C must agree with the first result that passed within twice
+ * the larger of the two bounds, so that a row the sample missed is
+ * compared too.
  */
 #define _GNU_SOURCE
 #include "gemm.h"
@@ -64,6 +66,7 @@ typedef struct gemm_cell {
 	const bench_shape *s;
 	void *a, *b, *out, *first;
 	const char *first_id;   /* whose result `first` is; NULL: none yet */
+	double first_bound;     /* the bound `first` passed */
 	long double *ref;       /* the long double product of the checked rows, or NULL */
 	int64_t rows[GKC_SAMPLE_ROWS];
 	int64_t nrows;          /* 0: every row */
@@ -254,25 +257,30 @@ static int cell_check(void *data, bench_contender *c, double *err, char *why, si
 	                          x->b, s->n, 0.0, NULL, x->out, s->n, rows, nr, err) != 0) {
 		*err = NAN;
 	}
-	if (!(*err <= x->bound) || !(sqrt(gross) <= GEMM_GROSS * sqrt(norm_ref))) {
+	const gemm_side *sd = c->self;
+	const double bound = sd != NULL && sd->precision != GK_PRECISION_DEFAULT
+	                     ? gkc_gemm_bound_mode(dtype, s->k, sd->precision, GEMM_FACTOR) : x->bound;
+	if (!(*err <= bound) || !(sqrt(gross) <= GEMM_GROSS * sqrt(norm_ref))) {
 		snprintf(why, len, "error %.3g against the product in long double%s; bound %.3g", *err,
-		         rows ? " (sampled rows)" : "", x->bound);
+		         rows ? " (sampled rows)" : "", bound);
 		return -1;
 	}
 	if (x->first_id == NULL) {
 		memcpy(x->first, x->out, mn * (x->dt ? sizeof(double) : sizeof(float)));
 		x->first_id = c->id;
+		x->first_bound = bound;
 		return 0;
 	}
+	const double both = bound > x->first_bound ? bound : x->first_bound;
 	double d2 = 0, f2 = 0;
 	for (size_t i = 0; i < mn; i++) {
 		double f = elem(x->dt, x->first, i), d = elem(x->dt, x->out, i) - f;
 		d2 += d * d;
 		f2 += f * f;
 	}
-	if (!(sqrt(d2) <= 2 * x->bound * x->norm_ab) || !(sqrt(d2) <= 2 * GEMM_GROSS * sqrt(f2))) {
+	if (!(sqrt(d2) <= 2 * both * x->norm_ab) || !(sqrt(d2) <= 2 * GEMM_GROSS * sqrt(f2))) {
 		snprintf(why, len, "differs from %s by %.3g (normwise) over all of C; bound %.3g", x->first_id,
-		         x->norm_ab > 0 ? sqrt(d2) / x->norm_ab : sqrt(d2), 2 * x->bound);
+		         x->norm_ab > 0 ? sqrt(d2) / x->norm_ab : sqrt(d2), 2 * both);
 		return -1;
 	}
 	return 0;

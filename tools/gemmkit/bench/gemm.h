@@ -36,6 +36,8 @@ typedef struct gemm_side {
 	gk_context *ctx;     /* ours */
 	bench_ref ref;       /* references */
 	gpu_side *gpu;       /* GPU contenders (a cuda.* algorithm, or cuBLAS as a reference) */
+	gk_precision precision; /* the arithmetic of its float products: its error bound
+	                         * (0, GK_PRECISION_DEFAULT, counts as strict) */
 } gemm_side;
 
 typedef struct gemm_run {

@@ -146,6 +146,10 @@ static int add_gpu(gemm_run *g, const gk_algo_info *in, const char *cublas)
 	                                            : "cublasGemmEx, CUBLAS_COMPUTE_32F_EMULATED_16BFX9 (float)";
 	if (!in && strcmp(cublas, "cublas") != 0)
 		sd->dtypes = GK_DTYPE_F32;
+	sd->precision = in                              ? in->precision
+	                : !strcmp(cublas, "cublas-tf32") ? GK_PRECISION_TF32
+	                : !strcmp(cublas, "cublas")      ? GK_PRECISION_STRICT
+	                                                 : GK_PRECISION_ACCURATE;
 	/* The seeds' GPU kernels form the ladder; the production ones the front. */
 	sd->rung = in && strncmp(in->name, "cuda.s0", 7) == 0;
 	g->ngpu++;

@@ -148,9 +148,10 @@ static void put_header(const gemm_run *g, bench_report *r, FILE *f)
 	else if (!any)
 		fprintf(f, "- References: none in this run (--algos refs, openblas, blis, ... adds them)\n");
 	fprintf(f, "- Results checked against the product computed in long double (%s): "
-	           "||C - Cref||_F / (||A||_F ||B||_F) <= %g (k + 2) u, and all of C against the first result "
+	           "||C - Cref||_F / (||A||_F ||B||_F) <= %g (k + 2) u (float on tensor cores: %g times the bound of "
+	           "its precision mode, docs/PRECISION.md), and all of C against the first result "
 	           "that passed\n", g->sampled ? "64 sampled rows where m*n*k > 2^31, else every row" : "every row",
-	        GEMM_FACTOR);
+	        GEMM_FACTOR, GEMM_FACTOR);
 }
 
 static void put_row_label(const gemm_run *g, FILE *f, int si)
