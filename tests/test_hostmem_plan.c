@@ -202,6 +202,58 @@ int main(void)
 			gk_hm_plan_free(&pl);
 		}
 	}
+	/* The launcher's workspace reserve (the tensor-core launchers: 2x the
+	 * pieces, 1/8 of the budget besides) never makes a budget impossible:
+	 * wherever the tiles alone fit, a plan comes back, with the reserve
+	 * when tiles fit beside it (ws_reserved) and without it otherwise. */
+	{
+		static const int64_t ws_sizes[][3] = {{33, 700, 65},  {1000, 999, 1001}, {300, 200, 2500}, {1, 513, 77},
+		                                      {600, 1, 600},  {257, 129, 300},   {16, 16, 16},     {5000, 40, 70}};
+		static const double fracs[] = {2.0, 0.33, 0.12, 0.035, 0.01};
+		int dropped = 0, kept = 0;
+		for (size_t s = 0; s < sizeof ws_sizes / sizeof ws_sizes[0]; s++)
+			for (size_t f = 0; f < sizeof fracs / sizeof fracs[0]; f++)
+				for (int beta = 0; beta < 2; beta++) {
+					const int64_t m = ws_sizes[s][0], n = ws_sizes[s][1], k = ws_sizes[s][2];
+					const size_t all = (size_t)(m * k + k * n + m * n) * 4;
+					const size_t budget = (size_t)(fracs[f] * (double)all);
+					gk_hm_params p = {m, n, k, 4, beta, budget, 0, 0, 0, 0, 0, 0, (int)(s & 1), 0};
+					gk_hm_plan bare, ws;
+					const gk_status st0 = gk_hm_plan_make(&p, &bare);
+					p.ws_factor = 2.0;
+					p.ws_fixed = budget / 8;
+					const gk_status st1 = gk_hm_plan_make(&p, &ws);
+					char what[128];
+					snprintf(what, sizeof what, "%lldx%lldx%lld beta=%d budget %.3g of the data, tf32 workspace",
+					         (long long)m, (long long)n, (long long)k, beta, fracs[f]);
+					TU_CHECK(st1 == st0, "%s: status %d without the workspace, %d with it (%s)", what, st0, st1,
+					         gk_last_error());
+					if (st1 == GK_OK) {
+						check_plan(&p, &ws, what);
+						TU_CHECK(ws.ws_reserved ? ws.workspace >= p.ws_fixed : ws.workspace == 0,
+						         "%s: workspace %zu, reserved %d", what, ws.workspace, ws.ws_reserved);
+						dropped += !ws.ws_reserved;
+						kept += ws.ws_reserved;
+					}
+					if (st0 == GK_OK)
+						TU_CHECK(bare.ws_reserved && bare.workspace == 0, "%s: no reserve asked", what);
+					gk_hm_plan_free(&bare);
+					gk_hm_plan_free(&ws);
+				}
+		TU_CHECK(dropped > 0 && kept > 0, "workspace reserve: kept %d, dropped %d", kept, dropped);
+		/* The case of test_cuda_hostmem: 33 x 700 x 65 at 0.035 of the data. */
+		const size_t all = (size_t)(33 * 65 + 65 * 700 + 33 * 700) * 4;
+		const size_t budget = (size_t)(0.035 * (double)all);
+		gk_hm_params p = {33, 700, 65, 4, 1, budget, 2.0, budget / 8, 0, 0, 0, 0, 1, 0};
+		gk_hm_plan pl;
+		const gk_status st = gk_hm_plan_make(&p, &pl);
+		TU_CHECK(st == GK_OK, "33x700x65 at 0.035 with the tf32 workspace: %d (%s)", st, gk_last_error());
+		if (st == GK_OK) {
+			check_plan(&p, &pl, "33x700x65 tf32");
+			TU_CHECK(!pl.ws_reserved, "33x700x65 tf32: the reserve cannot fit beside 16 x 16 x 16 tiles");
+			gk_hm_plan_free(&pl);
+		}
+	}
 	/* A budget too small for anything is refused with a message. */
 	{
 		gk_hm_params p = {1000, 1000, 1000, 4, 0, 1024, 0, 0, 0, 0, 16, 0, 0, 0};

@@ -7,7 +7,9 @@
  * size along m, n and k (a block count q = 1, 2, 3, ... and the sizes
  * ceil(x / q) rounded up to a granule), the slots that fit the budget and
  * the cost model's time; the cheapest plan wins. The depth is cut only when
- * no plan with whole-k pieces fits. The chosen plan's steps are then
+ * no plan with whole-k pieces fits. The launcher's workspace reserve is
+ * kept beside the tiles where any fit so; else it is dropped and the tiles
+ * alone fill the budget. The chosen plan's steps are then
  * simulated (Belady's rule over the known sequence) to give each piece its
  * slot and the exact traffic.
  */
@@ -212,7 +214,8 @@ static gk_status build_steps(const gk_hm_params *p, gk_hm_plan *pl)
 	int64_t *sk = malloc(((size_t)pl->na + (size_t)pl->nbs) * 2 * sizeof *sk);
 	gk_status rc = GK_OK;
 	if (!st || !ka || !kbk || !na || !nbn || !sk) {
-		rc = gk_set_error(GK_ERR_NO_MEMORY, "gk_sgemm: out of host memory for the tile plan");
+		rc = gk_set_error(GK_ERR_NO_MEMORY, "gk_%cgemm: out of host memory for the tile plan",
+		                  p->esize == 8 ? 'd' : 's');
 		goto out;
 	}
 	int64_t t = 0, u = 0;
@@ -231,7 +234,8 @@ static gk_status build_steps(const gk_hm_params *p, gk_hm_plan *pl)
 			}
 		}
 	if (next_uses(ka, T, mb * kb, na) != 0 || next_uses(kbk, T, kb * nb, nbn) != 0) {
-		rc = gk_set_error(GK_ERR_NO_MEMORY, "gk_sgemm: out of host memory for the tile plan");
+		rc = gk_set_error(GK_ERR_NO_MEMORY, "gk_%cgemm: out of host memory for the tile plan",
+		                  p->esize == 8 ? 'd' : 's');
 		goto out;
 	}
 	slots sa = {pl->na, sk, sk + pl->na}, sb = {pl->nbs, sk + 2 * pl->na, sk + 2 * pl->na + pl->nbs};
@@ -271,19 +275,17 @@ out:
 	return rc;
 }
 
-gk_status gk_hm_plan_make(const gk_hm_params *p, gk_hm_plan *pl)
+/* The cheapest candidate under p (whole-k pieces first; the depth is cut
+ * only when none fits): 1 when one fits. */
+static int search(const gk_hm_params *p, cand *best)
 {
-	memset(pl, 0, sizeof *pl);
-	GK_RETURN_IF(p->m < 1 || p->n < 1 || p->k < 1 || (p->esize != 4 && p->esize != 8), GK_ERR_INVALID_VALUE,
-	             "gk_hm_plan_make: m, n, k must be >= 1 and the element 4 or 8 bytes");
 	enum { MAXC = 48 };
 	int64_t cm[MAXC], cn[MAXC], ck[MAXC];
 	const int nm = candidates(p->m, granule_of(p->m, p->min_tile), cm, MAXC);
 	const int nn = candidates(p->n, granule_of(p->n, p->min_tile), cn, MAXC);
 	const int nk = candidates(p->k, granule_of(p->k, p->min_tile), ck, MAXC);
-	cand best = {0}, c;
+	cand c;
 	int found = 0;
-	/* Whole-k pieces first; the depth is cut only when none fits. */
 	for (int ik = 0; ik < nk && !found; ik++)
 		for (int bo = 0; bo < 2; bo++) {
 			if ((p->force_outer == 1 && bo == 1) || (p->force_outer == 2 && bo == 0))
@@ -291,14 +293,35 @@ gk_status gk_hm_plan_make(const gk_hm_params *p, gk_hm_plan *pl)
 			for (int im = 0; im < nm; im++)
 				for (int in = 0; in < nn; in++)
 					if (evaluate(p, bo, cm[im], cn[in], ck[ik], &c) &&
-					    (!found || c.est < best.est * (1 - 1e-9))) {
-						best = c;
+					    (!found || c.est < best->est * (1 - 1e-9))) {
+						*best = c;
 						found = 1;
 					}
 		}
+	return found;
+}
+
+gk_status gk_hm_plan_make(const gk_hm_params *p, gk_hm_plan *pl)
+{
+	memset(pl, 0, sizeof *pl);
+	GK_RETURN_IF(p->m < 1 || p->n < 1 || p->k < 1 || (p->esize != 4 && p->esize != 8), GK_ERR_INVALID_VALUE,
+	             "gk_hm_plan_make: m, n, k must be >= 1 and the element 4 or 8 bytes");
+	cand best = {0};
+	/* The launcher's workspace reserved beside the tiles (any tile size);
+	 * where no tiles fit beside it, the tiles alone within the budget and
+	 * the workspace left to the launcher (best effort). */
+	int reserved = 1;
+	int found = search(p, &best);
+	if (!found && (p->ws_factor > 0 || p->ws_fixed > 0)) {
+		gk_hm_params q = *p;
+		q.ws_factor = 0;
+		q.ws_fixed = 0;
+		found = search(&q, &best);
+		reserved = 0;
+	}
 	GK_RETURN_IF(!found, GK_ERR_UNSUPPORTED,
-	             "gk_sgemm: a device budget of %.3g MiB holds no tiles of this %lld x %lld x %lld product",
-	             (double)p->budget / 1048576.0, (long long)p->m, (long long)p->n, (long long)p->k);
+	             "gk_%cgemm: a device budget of %.3g MiB holds no tiles of this %lld x %lld x %lld product",
+	             p->esize == 8 ? 'd' : 's', (double)p->budget / 1048576.0, (long long)p->m, (long long)p->n, (long long)p->k);
 	pl->m = p->m, pl->n = p->n, pl->k = p->k, pl->esize = p->esize;
 	pl->mt = best.mt, pl->nt = best.nt, pl->kt = best.kt;
 	pl->mb = cdiv(p->m, best.mt), pl->nb = cdiv(p->n, best.nt), pl->kb = cdiv(p->k, best.kt);
@@ -306,6 +329,7 @@ gk_status gk_hm_plan_make(const gk_hm_params *p, gk_hm_plan *pl)
 	pl->na = best.na, pl->nbs = best.nbs, pl->nc = best.nc;
 	pl->slot_a = best.slot_a, pl->slot_b = best.slot_b, pl->slot_c = best.slot_c;
 	pl->workspace = best.ws;
+	pl->ws_reserved = reserved;
 	pl->device_bytes = best.bytes;
 	pl->est_s = best.est;
 	return build_steps(p, pl);

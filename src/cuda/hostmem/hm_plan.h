@@ -46,9 +46,10 @@ typedef struct gk_hm_params {
 	int64_t m, n, k;
 	size_t esize;         /* 4 or 8 */
 	int beta_nonzero;     /* C is read: its tiles are loaded too */
-	size_t budget;        /* device bytes the plan may take, workspace included */
+	size_t budget;        /* device bytes the plan may take, workspace reserve included */
 	double ws_factor;     /* launcher workspace: ws_factor x (A piece + B piece + C tile) */
-	size_t ws_fixed;      /* ... plus this many bytes */
+	size_t ws_fixed;      /* ... plus this many bytes; both a reserve kept inside the budget
+	                       * where tiles fit beside it, dropped where none do */
 	double link_bps;      /* bytes/s each way over the host link (0: 50e9) */
 	double flops;         /* device FLOP/s on large tiles (0: 40e12) */
 	int64_t min_tile;     /* 0: a granule chosen from the sizes */
@@ -65,7 +66,10 @@ typedef struct gk_hm_plan {
 	int b_outer;          /* 0: A's row panels outer, 1: B's column panels outer */
 	int na, nbs, nc;      /* slots of A pieces, B pieces, C tiles */
 	size_t slot_a, slot_b, slot_c; /* bytes of one slot */
-	size_t workspace;     /* bytes kept for the launcher */
+	size_t workspace;     /* bytes kept for the launcher (0 when the reserve was dropped) */
+	int ws_reserved;      /* 1: the launcher's workspace is reserved within the budget; 0: no
+	                       * tiles fit beside it, the slots take the budget and the launcher
+	                       * takes its workspace from the device's free memory, best effort */
 	size_t device_bytes;  /* slots + workspace: at most the budget */
 	int64_t nsteps;
 	gk_hm_step *steps;    /* malloc'd; gk_hm_plan_free */
@@ -75,8 +79,11 @@ typedef struct gk_hm_plan {
 } gk_hm_plan;
 
 /* Make a plan: GK_OK, GK_ERR_NO_MEMORY (the steps' array), or
- * GK_ERR_UNSUPPORTED when even the smallest tiles exceed the budget
- * (message for gk_last_error()). */
+ * GK_ERR_UNSUPPORTED when even the smallest tiles (16 x 16 x 16, or
+ * min_tile) exceed the budget (message for gk_last_error()). The search
+ * runs with the workspace reserve first (smaller tiles before giving it
+ * up), then without it: whether a budget is accepted never depends on
+ * ws_factor and ws_fixed. */
 gk_status gk_hm_plan_make(const gk_hm_params *p, gk_hm_plan *out);
 void gk_hm_plan_free(gk_hm_plan *pl);
 
