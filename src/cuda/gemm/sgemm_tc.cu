@@ -12,6 +12,15 @@
  *      planes fit, halving the larger side down to 128 x 128; only when
  *      even that fails is the answer GK_ERR_NO_MEMORY.
  *   2. The split of A's rows and B's columns into planes (sgemm_tc_split.cu).
+ *      First one read pass over A and B for the row maxima of op(A), the
+ *      column maxima of op(B) and their largest magnitudes (gk_tc_absmax);
+ *      the split then scales rows and columns whose largest magnitude is
+ *      below 1 up by powers of two (the scales of sgemm_tc.cuh, chosen on
+ *      the device: no synchronisation), and the main kernel scales each
+ *      result back. Their exponents (m + n ints, rounded up to 128) and
+ *      maxima share the planes' workspace. Both modes scale: in TF32 the
+ *      tensor cores' flush of subnormal inputs would lose whole entries
+ *      (B near 2^-127, say), not only small parts.
  *   3. Split-K when the tiles of C leave SMs idle: S splits, chosen from the
  *      shape and the SM count alone, each into its own m x n block of a
  *      second workspace; gk_sgemm_splitk_reduce sums them in split order
@@ -25,6 +34,19 @@
  */
 #include "sgemm_tc.cuh"
 #include "sgemm_splitk.cuh"
+
+/* The scaling passes (sgemm_tc_split.cu; the rule is in its contract).
+ * gk_tc_absmax: atomicMax of |x| (as bits) per row of op(A) into rmax_a[m],
+ * per column of op(B) into rmax_b[n], the largest of each into gmax[0],
+ * gmax[1]; all zeroed by the caller. gk_tc_split_scaled: gk_tc_split of
+ * the rows times 2^-exp[r], exp chosen from rmax, the other operand's
+ * largest magnitude and `budget`, and stored (rows_p ints). */
+gk_status gk_tc_absmax(const float *a, int64_t m, int64_t rs_a, int64_t cs_a, const float *b, int64_t n,
+                       int64_t rs_b, int64_t cs_b, int64_t k, unsigned *rmax_a, unsigned *rmax_b,
+                       unsigned *gmax, cudaStream_t stream);
+gk_status gk_tc_split_scaled(const float *x, int64_t rows, int64_t k, int64_t rs, int64_t cs, float *hi,
+                             float *lo, int64_t rows_p, int64_t kp, const unsigned *rmax,
+                             const unsigned *gmax_other, int budget, int *exp, cudaStream_t stream);
 
 namespace {
 
@@ -87,6 +109,7 @@ struct panel_args {
 	bool wgmma;
 	int64_t kp;
 	float *a_hi, *a_lo, *b_hi, *b_lo;
+	int *a_exp, *b_exp; /* the exponents of all m rows and n columns (NULL: unscaled) */
 };
 
 /* One panel of C (rows i0.. of m_w, columns j0.. of n_w) on planes already
@@ -102,6 +125,8 @@ gk_status run_panel(const panel_args &pa, int64_t i0, int64_t m_w, int64_t j0, i
 	pr.a_hi = pa.a_hi; pr.a_lo = pa.products == 3 ? pa.a_lo : NULL;
 	pr.b_hi = pa.b_hi; pr.b_lo = pa.products == 3 ? pa.b_lo : NULL;
 	pr.products = pa.products;
+	pr.a_exp = pa.a_exp ? pa.a_exp + i0 : NULL;
+	pr.b_exp = pa.b_exp ? pa.b_exp + j0 : NULL;
 	pr.alpha = p->alpha; pr.beta = p->beta;
 	pr.c = p->c + i0 * p->rs_c + j0; pr.rs_c = p->rs_c;
 	pr.partial = NULL;
@@ -148,11 +173,16 @@ gk_status sgemm_tc(const gk_cuda_sgemm_args *p, int products)
 	pa.kp = rup(k, GK_TC_PAD_K);
 	const int planes = products == 3 ? 2 : 1;
 
+	/* Scaling: after the planes, rmax_a[mr], rmax_b[nr], gmax[4] (zeroed),
+	 * then a_exp[mr], b_exp[nr]. */
+	const int64_t mr = rup(m, GK_TC_PAD_MN), nr = rup(n, GK_TC_PAD_MN);
+	const int64_t scale_ints = 2 * (mr + nr) + 4;
+
 	/* Panel rows of A (pm) and columns of B (pn), halved until the planes fit. */
-	int64_t pm = rup(m, GK_TC_PAD_MN), pn = rup(n, GK_TC_PAD_MN);
+	int64_t pm = mr, pn = nr;
 	float *ws = NULL;
 	for (;;) {
-		const int64_t bytes = (pm + pn) * pa.kp * planes * (int64_t)sizeof(float);
+		const int64_t bytes = ((pm + pn) * pa.kp * planes + scale_ints) * (int64_t)sizeof(float);
 		if (try_alloc((void **)&ws, bytes, stream))
 			break;
 		if (pm <= GK_TC_PAD_MN && pn <= GK_TC_PAD_MN)
@@ -167,24 +197,40 @@ gk_status sgemm_tc(const gk_cuda_sgemm_args *p, int products)
 	pa.a_lo = products == 3 ? pa.a_hi + pm * pa.kp : NULL;
 	pa.b_hi = pa.a_hi + planes * pm * pa.kp;
 	pa.b_lo = products == 3 ? pa.b_hi + pn * pa.kp : NULL;
+	unsigned *rmax_a = reinterpret_cast<unsigned *>(pa.b_hi + planes * pn * pa.kp);
+	unsigned *rmax_b = rmax_a + mr, *gmax = rmax_b + nr;
+	pa.a_exp = reinterpret_cast<int *>(gmax + 4);
+	pa.b_exp = pa.a_exp + mr;
+	/* 119 - ceil(log2(4 K)): a scaled row times any column stays below 2^120. */
+	int lk = 2;
+	while (lk < 64 && ((int64_t)1 << (lk - 2)) < k)
+		++lk;
+	const int budget = 119 - lk;
 
 	gk_status st = GK_OK;
+	cudaError_t e = cudaMemsetAsync(rmax_a, 0, (size_t)(mr + nr + 4) * sizeof(unsigned), stream);
+	if (e != cudaSuccess)
+		st = gk_cuda_status(e, fn, "cudaMemsetAsync(maxima)");
+	if (st == GK_OK)
+		st = gk_tc_absmax(p->a, m, p->rs_a, p->cs_a, p->b, n, p->cs_b, p->rs_b, k, rmax_a, rmax_b, gmax, stream);
 	const bool a_once = pm >= m;
 	for (int64_t j0 = 0; j0 < n && st == GK_OK; j0 += pn) {
 		const int64_t n_w = n - j0 < pn ? n - j0 : pn;
 		/* B's columns j0.. as rows of a plane: row j, K kk at b[kk rs_b + j cs_b]. */
-		st = gk_tc_split(p->b + j0 * p->cs_b, n_w, k, p->cs_b, p->rs_b, pa.b_hi, pa.b_lo,
-		                 rup(n_w, GK_TC_PAD_MN), pa.kp, stream);
+		st = gk_tc_split_scaled(p->b + j0 * p->cs_b, n_w, k, p->cs_b, p->rs_b, pa.b_hi, pa.b_lo,
+		                        rup(n_w, GK_TC_PAD_MN), pa.kp, rmax_b + j0, gmax, budget, pa.b_exp + j0,
+		                        stream);
 		for (int64_t i0 = 0; i0 < m && st == GK_OK; i0 += pm) {
 			const int64_t m_w = m - i0 < pm ? m - i0 : pm;
 			if (!a_once || j0 == 0)
-				st = gk_tc_split(p->a + i0 * p->rs_a, m_w, k, p->rs_a, p->cs_a, pa.a_hi, pa.a_lo,
-				                 rup(m_w, GK_TC_PAD_MN), pa.kp, stream);
+				st = gk_tc_split_scaled(p->a + i0 * p->rs_a, m_w, k, p->rs_a, p->cs_a, pa.a_hi, pa.a_lo,
+				                        rup(m_w, GK_TC_PAD_MN), pa.kp, rmax_a + i0, gmax + 1, budget,
+				                        pa.a_exp + i0, stream);
 			if (st == GK_OK)
 				st = run_panel(pa, i0, m_w, j0, n_w);
 		}
 	}
-	cudaError_t e = cudaFreeAsync(ws, stream);
+	e = cudaFreeAsync(ws, stream);
 	if (st == GK_OK && e != cudaSuccess)
 		st = gk_cuda_status(e, fn, "cudaFreeAsync(planes, stream)");
 	return st;

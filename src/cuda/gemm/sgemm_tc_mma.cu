@@ -9,7 +9,10 @@
  * with mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32, then either
  * C = alpha acc + beta C (splits == 1; beta == 0 never reads C) or the raw
  * acc into partial + z m n (row stride n). Only the m x n corner is
- * stored; the padding of the planes is zero and adds nothing.
+ * stored; the padding of the planes is zero and adds nothing. With the
+ * power-of-two scales of sgemm_tc.cuh (a_exp, b_exp not NULL) each acc is
+ * first taken to ldexpf(acc, a_exp[i] + b_exp[j]), in both stores; without
+ * them the epilogue is the plain one.
  *
  * Accumulation of the three products (products == 3): the tensor cores add
  * into their FP32 accumulator with truncation, so a single accumulator
@@ -93,6 +96,7 @@ struct kparams {
 	float alpha, beta;
 	float *c; int64_t rs_c;
 	float *partial;
+	const int *a_exp, *b_exp; /* NULL: unscaled */
 };
 
 __device__ __forceinline__ uint32_t smem_u32(const void *p)
@@ -436,6 +440,24 @@ __global__ void __launch_bounds__(threads_of(WN), PRODUCTS == 1 ? 2 : 1) tc_mma_
 	const bool split = P.partial != nullptr;
 	float *out = split ? P.partial + (int64_t)blockIdx.z * P.m * P.n : P.c;
 	const int64_t rs = split ? P.n : P.rs_c;
+	if (P.a_exp) {
+		/* The scales back: rows and columns of the padded planes, so every
+		 * index read exists (0 beyond m and n). */
+#pragma unroll
+		for (int j = 0; j < NJ; ++j)
+#pragma unroll
+			for (int e1 = 0; e1 < 2; ++e1) {
+				const int eb = P.b_exp[row_b + wn + j * 8 + 2 * t4 + e1];
+#pragma unroll
+				for (int i = 0; i < MI; ++i)
+#pragma unroll
+					for (int e2 = 0; e2 < 2; ++e2) {
+						const int ex = P.a_exp[row_a + wm + i * 16 + g + e2 * 8] + eb;
+						if (ex != 0)
+							acc[i][j][e2 * 2 + e1] = ldexpf(acc[i][j][e2 * 2 + e1], ex);
+					}
+			}
+	}
 #pragma unroll
 	for (int i = 0; i < MI; ++i)
 #pragma unroll
@@ -502,6 +524,8 @@ gk_status run_scheme(const gk_tc_problem *pr)
 	kp.alpha = pr->alpha; kp.beta = pr->beta;
 	kp.c = pr->c; kp.rs_c = pr->rs_c;
 	kp.partial = pr->splits > 1 ? pr->partial : nullptr;
+	kp.a_exp = pr->a_exp && pr->b_exp ? pr->a_exp : nullptr;
+	kp.b_exp = pr->a_exp && pr->b_exp ? pr->b_exp : nullptr;
 	const int64_t blocks = (int64_t)kp.tiles_m * kp.tiles_n;
 	if (blocks > 0x7fffffff)
 		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: %lld tiles of C", fn, (long long)blocks);
