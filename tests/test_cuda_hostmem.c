@@ -6,10 +6,15 @@
  * both layouts, beta = 0 with NaN in C and beta != 0, pageable and pinned
  * operands, staged and registered pageable memory, every precision mode),
  * each against the long double reference with its mode's bound and
- * against the same call with the default budget (in core). Then injected
- * failures (gk_hm_set_fail_at: the n-th stream, event, buffer or
- * registration of a call fails): each returns a status and leaves device
- * memory and the caller's pages as they were.
+ * against the same call with the default budget (in core); every
+ * precision mode at every budget that holds the smallest tiles (the
+ * tensor-core launchers' workspace is best effort beyond it). Registered
+ * pageable memory whose operands share pages, alias or lie beside the
+ * caller's own registration. Then injected failures (gk_hm_set_fail_at:
+ * the n-th checkpoint of a call fails, each in turn): each returns a
+ * status and leaves the driver's resources, device memory, the caller's
+ * pages and cudaGetLastError as they were. No call leaves an error for
+ * cudaGetLastError.
  *
  * Without CUDA or without a device: the budget setter is checked and the
  * test exits 77. GK_TEST_SMALL=1 runs a short list (compute-sanitizer).
@@ -18,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "gemm_check.h"
 #include "test_util.h"
 #include "../src/cuda/hostmem/hostmem.h"
@@ -48,6 +54,25 @@ static void host_free(void *p, int pinned)
 		cudaFreeHost(p);
 	else
 		free(p);
+}
+
+/* Nothing of a call's failures is left for the caller's cudaGetLastError. */
+static void no_last_error(const char *what)
+{
+	const cudaError_t e = cudaGetLastError();
+	TU_CHECK(e == cudaSuccess, "%s: cudaGetLastError after the call: %s", what, cudaGetErrorName(e));
+}
+
+/* Whether p is page-locked (registered or cudaHostAlloc'd). */
+static int pinned_now(const void *p)
+{
+	struct cudaPointerAttributes at;
+	const cudaError_t e = cudaPointerGetAttributes(&at, p);
+	if (e != cudaSuccess) {
+		cudaGetLastError();
+		return 0;
+	}
+	return at.type == cudaMemoryTypeHost;
 }
 
 typedef struct kase {
@@ -118,6 +143,7 @@ static void run_case(const kase *t, tu_rng *r)
 		                      : gk_sgemm_ex(ctx, t->layout, t->ta, t->tb, t->m, t->n, t->k, (float)t->alpha, a,
 		                                    lda, b, ldb, (float)t->beta, c, ldc);
 		TU_CHECK(st == GK_OK, "%s pass %d: status %d (%s)", what, pass, st, gk_last_error());
+		no_last_error(what);
 		if (st != GK_OK)
 			continue;
 		err[pass] = gkc_gemm_error(dtype, t->layout, t->ta, t->tb, t->m, t->n, t->k, t->alpha, a, lda, b, ldb,
@@ -130,29 +156,38 @@ static void run_case(const kase *t, tu_rng *r)
 	if (t->pageable)
 		unsetenv("GK_HOSTMEM_PAGEABLE");
 	/* The caller's pages are not left registered. */
-	if (!t->pinned) {
-		struct cudaPointerAttributes at;
-		cudaError_t e = cudaPointerGetAttributes(&at, a);
-		if (e != cudaSuccess)
-			cudaGetLastError();
-		TU_CHECK(e != cudaSuccess || at.type != cudaMemoryTypeHost, "%s: A left registered", what);
-	}
+	if (!t->pinned)
+		TU_CHECK(!pinned_now(a) && !pinned_now(b) && !pinned_now(c), "%s: operands left registered", what);
 	gk_context_destroy(ctx);
 	host_free(a, t->pinned), host_free(b, t->pinned), host_free(c, t->pinned);
 	free(c0), free(cin), free(ref), free(res[0]), free(res[1]);
 }
 
-static size_t device_free(void)
+/* The device's free memory once it settles: cudaMemGetInfo counts every
+ * process on the device (ctest runs other GPU tests beside this one, whose
+ * streams, events and buffers come and go), so a reading that differs from
+ * `want` is taken again for up to a second before it counts. */
+static size_t device_free(size_t want)
 {
 	size_t f = 0, tot = 0;
-	cudaDeviceSynchronize();
-	cudaMemGetInfo(&f, &tot);
+	for (int tries = 0; tries < 50; tries++) {
+		cudaDeviceSynchronize();
+		cudaMemGetInfo(&f, &tot);
+		if (f == want)
+			break;
+		struct timespec ts = {0, 20 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
 	return f;
 }
 
-/* Injected failures: every acquisition of a call fails in turn; each
- * returns a status, C's ... and leaves no device memory and no
- * registration behind; then the call succeeds. */
+/* Injected failures: every checkpoint of a call (each CUDA call whose
+ * failure is an error path, the launcher call included) fails in turn;
+ * each returns a status with a message and leaves behind no resource of
+ * the driver (gk_hm_live_resources, exact and this process's own), no
+ * device memory, no registration and no error for cudaGetLastError; then
+ * the call succeeds, and the number of failures is the number of
+ * checkpoints of a whole call. */
 static void failures(const char *pageable, int pinned)
 {
 	const int64_t m = 700, n = 650, k = 600;
@@ -168,39 +203,117 @@ static void failures(const char *pageable, int pinned)
 	gk_context_set_device_budget(ctx, (size_t)(m * k + k * n + m * n) * 4 / 5);
 	if (pageable)
 		setenv("GK_HOSTMEM_PAGEABLE", pageable, 1);
-	/* Once first, so that the runtime, the staging cache and the launcher
-	 * have what they keep; then the baseline. */
+	const char *label = pageable ? pageable : pinned ? "pinned" : "staged";
+	/* Staged: the kept staging ring is given back before every call, so
+	 * that each call acquires it (its checkpoints fail too). */
+	const int drop_ring = !pinned && pageable == NULL;
+	/* Once first, so that the runtime and the launcher have what they
+	 * keep; once more for the count of checkpoints; then the baselines. */
 	gk_status st = gk_sgemm_ex(ctx, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.5f, c, n);
-	TU_CHECK(st == GK_OK, "failures %s: warm-up %d (%s)", pageable ? pageable : "", st, gk_last_error());
-	const size_t base = device_free();
+	TU_CHECK(st == GK_OK, "failures %s: warm-up %d (%s)", label, st, gk_last_error());
+	if (drop_ring)
+		gk_hm_release_staging();
+	st = gk_sgemm_ex(ctx, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.5f, c, n);
+	TU_CHECK(st == GK_OK, "failures %s: second call %d (%s)", label, st, gk_last_error());
+	const int points = gk_hm_last_checkpoints();
+	if (drop_ring)
+		gk_hm_release_staging();
+	const long live = gk_hm_live_resources();
+	const size_t base = device_free(0);
 	int n_fail = 0;
 	for (int at = 1; at < 10000; at++) {
 		gk_hm_set_fail_at(at);
 		st = gk_sgemm_ex(ctx, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.5f, c, n);
 		gk_hm_set_fail_at(0);
-		const size_t now = device_free();
-		TU_CHECK(now == base, "failure at %d (%s): device free %zu, was %zu", at, pageable ? pageable : "-", now,
-		         base);
-		if (!pinned) {
-			struct cudaPointerAttributes pa;
-			cudaError_t e = cudaPointerGetAttributes(&pa, a);
-			if (e != cudaSuccess)
-				cudaGetLastError();
-			TU_CHECK(e != cudaSuccess || pa.type != cudaMemoryTypeHost, "failure at %d: A left registered", at);
-		}
+		if (drop_ring)
+			gk_hm_release_staging();
+		char what[96];
+		snprintf(what, sizeof what, "failure at %d (%s)", at, label);
+		no_last_error(what);
+		TU_CHECK(gk_hm_live_resources() == live, "%s: the driver holds %ld resources, %ld before", what,
+		         gk_hm_live_resources(), live);
+		const size_t now = device_free(base);
+		TU_CHECK(now == base, "%s: device free %zu, was %zu", what, now, base);
+		if (!pinned)
+			TU_CHECK(!pinned_now(a) && !pinned_now(b) && !pinned_now(c), "%s: operands left registered", what);
 		if (st == GK_OK)
 			break;
 		n_fail++;
-		TU_CHECK(st == GK_ERR_NO_MEMORY || st == GK_ERR_CUDA, "failure at %d: status %d", at, st);
-		TU_CHECK(strlen(gk_last_error()) > 0, "failure at %d: no message", at);
+		TU_CHECK(st == GK_ERR_NO_MEMORY || st == GK_ERR_CUDA, "%s: status %d", what, st);
+		TU_CHECK(strstr(gk_last_error(), "injected") != NULL, "%s: message '%s'", what, gk_last_error());
 	}
-	TU_CHECK(n_fail >= 5, "only %d acquisitions failed", n_fail);
-	printf("injected failures (%s, %s): %d, each returned a status and left nothing behind\n",
-	       pageable ? pageable : "default", pinned ? "pinned" : "pageable", n_fail);
+	TU_CHECK(n_fail == points, "%s: %d checkpoints failed in turn, a call passes %d", label, n_fail, points);
+	printf("injected failures (%s): %d checkpoints, each returned a status and left nothing behind\n", label,
+	       n_fail);
 	if (pageable)
 		unsetenv("GK_HOSTMEM_PAGEABLE");
 	gk_context_destroy(ctx);
 	host_free(a, pinned), host_free(b, pinned), host_free(c, pinned);
+}
+
+/* One float product through the driver on the given operands (row major),
+ * checked against the reference; C is filled from c0 first. */
+static void product(gk_context *ctx, const char *what, gk_trans tb, int64_t m, int64_t n, int64_t k, const float *a,
+                    int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc, const float *c0)
+{
+	for (int64_t i = 0; i < m; i++)
+		memcpy(c + i * ldc, c0 + i * ldc, (size_t)n * 4);
+	const gk_status st = gk_sgemm_ex(ctx, GK_ROW_MAJOR, GK_NO_TRANS, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.5f, c, ldc);
+	TU_CHECK(st == GK_OK, "%s: status %d (%s)", what, st, gk_last_error());
+	no_last_error(what);
+	if (st != GK_OK)
+		return;
+	double err = 0;
+	gkc_gemm_check(GK_DTYPE_F32, GK_ROW_MAJOR, GK_NO_TRANS, tb, m, n, k, 1.0, a, lda, b, ldb, 0.5, c0, c, ldc, NULL,
+	               m, &err);
+	const double bound = gkc_gemm_bound_mode(GK_DTYPE_F32, k, GK_PRECISION_STRICT, FACTOR);
+	TU_CHECK(err <= bound, "%s: error %.3g > bound %.3g", what, err, bound);
+}
+
+/* GK_HOSTMEM_PAGEABLE=register on operands that share pages: A, B and C
+ * carved from one buffer at offsets off pages, B the same matrix as A, and
+ * B inside a range the caller registered itself. Each is computed right,
+ * registers no page twice (no cudaErrorHostMemoryAlreadyRegistered, which
+ * compute-sanitizer reports), leaves no error for cudaGetLastError, and
+ * leaves the caller's registration as it was and no other. */
+static void shared_pages(void)
+{
+	const int64_t m = 150, n = 130, k = 170;
+	const size_t na = (size_t)(m * k), nb = (size_t)(k * n), nc = (size_t)(m * n);
+	float *buf = malloc((na + nb + 2 * nc + 64) * 4), *c0 = malloc((m > k ? m : k) * (size_t)(m > n ? m : n) * 4);
+	TU_CHECK(buf && c0, "alloc");
+	if (!buf || !c0)
+		exit(1);
+	/* Offsets of a few floats: every boundary inside a page. */
+	float *a = buf + 3, *b = a + na + 5, *c = b + nb + 7;
+	tu_rng r;
+	tu_rng_init(&r, 11);
+	tu_fill_f32(a, na, &r), tu_fill_f32(b, nb, &r), tu_fill_f32(c0, (size_t)(m > k ? m : k) * (size_t)(m > n ? m : n), &r);
+	gk_context *ctx = NULL;
+	gk_context_create(&ctx);
+	gk_context_set_backend(ctx, GK_BACKEND_CUDA);
+	gk_context_set_precision(ctx, GK_PRECISION_STRICT);
+	gk_context_set_device_budget(ctx, (na + nb + nc) * 4 / 3);
+	setenv("GK_HOSTMEM_PAGEABLE", "register", 1);
+	const long live = gk_hm_live_resources();
+	product(ctx, "register: A, B, C sharing pages", GK_NO_TRANS, m, n, k, a, k, b, n, c, n, c0);
+	/* C = A A^T: B is A. */
+	product(ctx, "register: B is A", GK_TRANS, m, m, k, a, k, a, k, c, m, c0);
+	TU_CHECK(!pinned_now(a) && !pinned_now(b) && !pinned_now(c), "register: pages left registered");
+	/* B's bytes registered by the caller (not page-aligned): B goes by DMA,
+	 * A and C around it are registered or staged, B stays registered. */
+	const cudaError_t e = cudaHostRegister(b, nb * 4, cudaHostRegisterDefault);
+	TU_CHECK(e == cudaSuccess, "cudaHostRegister of B: %s", cudaGetErrorName(e));
+	if (e == cudaSuccess) {
+		product(ctx, "register: B registered by the caller", GK_NO_TRANS, m, n, k, a, k, b, n, c, n, c0);
+		TU_CHECK(pinned_now(b), "register: the caller's registration of B is gone");
+		cudaHostUnregister(b);
+	}
+	TU_CHECK(gk_hm_live_resources() == live, "register: the driver holds %ld resources, %ld before",
+	         gk_hm_live_resources(), live);
+	unsetenv("GK_HOSTMEM_PAGEABLE");
+	gk_context_destroy(ctx);
+	free(buf), free(c0);
 }
 #endif
 
@@ -252,6 +365,7 @@ int main(void)
 					ncases++;
 				}
 	printf("%d products forced out of core\n", ncases);
+	shared_pages();
 	failures(NULL, 0);
 	if (!small) {
 		failures("register", 0);

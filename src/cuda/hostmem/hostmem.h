@@ -3,7 +3,8 @@
  * (src/cuda/hostmem/): A, B and C in host memory, of any size host memory
  * holds, streamed through device slots under a device-memory budget
  * (hm_plan.h: the tiles and their order; hm_driver.cu: the streams;
- * hm_copy.c: pageable staging on CPU threads). docs/CUDA_HOSTMEM.md.
+ * hm_host.cu: host memory, staging and copies; hm_copy.c: pageable
+ * staging on CPU threads). docs/CUDA_HOSTMEM.md.
  */
 #ifndef GK_HOSTMEM_H
 #define GK_HOSTMEM_H
@@ -33,11 +34,20 @@ gk_status gk_hm_dgemm(gk_cuda_dgemm_fn fn, int device, void *stream, size_t budg
 void gk_hm_copy_lines(char *dst, size_t dst_pitch, const char *src, size_t src_pitch, int64_t lines,
                       size_t line_bytes, int threads);
 
-/* Test hook: in each following call, the n-th acquisition of a resource
- * (stream, event, device buffer, pinned buffer, host registration) fails
- * as if out of memory; 0 turns it off. The environment variable
- * GK_HOSTMEM_FAIL_AT=n does the same. */
+/* Test hook: in each following call, the n-th checkpoint (every CUDA call
+ * whose failure is an error path: the acquisition of a stream, event,
+ * device buffer, pinned buffer or host registration, an event record or
+ * wait, a copy, a synchronisation, the launcher call) fails as if the
+ * runtime had answered an error (out of memory for acquisitions); 0 turns
+ * it off. The environment variable GK_HOSTMEM_FAIL_AT=n does the same. */
 void gk_hm_set_fail_at(int n);
+
+/* Test hooks: the checkpoints the last call on this thread passed, and
+ * the resources (streams, events, device buffers, pinned buffers, host
+ * registrations) the driver holds now in this process, the kept staging
+ * ring included. */
+int gk_hm_last_checkpoints(void);
+long gk_hm_live_resources(void);
 
 /* Free the pinned staging buffers kept between calls (every device). */
 void gk_hm_release_staging(void);
