@@ -60,6 +60,18 @@ constexpr int GK_WG_BM = 128;      /* rows of A per CTA tile: two warpgroups of 
 constexpr int GK_WG_THREADS = 384; /* producer + two consumer warpgroups */
 constexpr int GK_WG_MAX_DEVICES = 64;
 
+/* How the products reach the FP32 result (see the head of the file).
+ * ONE: one accumulator for all of K (one product; three, study only).
+ * TWO: Ahi Bhi in one accumulator, the cross products in another (study).
+ * SF32: per stage of 32 of K, the eight cross products and then the four
+ * Ahi Bhi into a zeroed accumulator, promoted into the FP32 sum; two such
+ * accumulators alternate so that the tensor cores work on stage s while
+ * stage s - 1 is added. SF32_SYNC: the same sums with one accumulator,
+ * added after waiting for its stage (study). P16: per 16 of K, Ahi Bhi
+ * first then the cross products, alternating accumulators (study). SF16:
+ * per 16 of K, cross products first (study). */
+enum { GK_WG_ONE = 0, GK_WG_TWO = 1, GK_WG_SF32 = 2, GK_WG_SF32_SYNC = 3, GK_WG_P16 = 4, GK_WG_SF16 = 5 };
+
 struct gk_wg_args {
 	int64_t m, n, mp, np, kp, k_per_split;
 	int tiles_m, tiles_n, splits, units;
@@ -67,10 +79,12 @@ struct gk_wg_args {
 	float *c;
 	int64_t rs_c;
 	float *partial;
+	const int *a_exp, *b_exp;
 	int vec_c; /* C holds 8-byte aligned pairs (c and rs_c even) */
+	int vec_p; /* so do the partials (partial 8-byte aligned, n even) */
 };
 
-template <int BN, int SWZ, int P, int NACC>
+template <int BN, int SWZ, int P, int SCHEME>
 struct gk_wg_cfg {
 	static constexpr int BK = SWZ / 4;                 /* floats of K per stage */
 	static constexpr int PLANES = P == 3 ? 2 : 1;      /* hi (and lo) of each operand */
@@ -81,9 +95,14 @@ struct gk_wg_cfg {
 	static constexpr int STAGES = FIT > 4 ? 4 : FIT;
 	static constexpr int SMEM = STAGES * STAGE_BYTES + 1024; /* + alignment to 1024 */
 	static constexpr int REGS = BN / 2;                /* accumulators per thread (64 x BN / 128) */
+	/* Register fragment sets: the sum (or the only accumulator), then the
+	 * cross products (TWO) or the zeroed stage accumulators. */
+	static constexpr int NACC = SCHEME == GK_WG_ONE ? 1 : SCHEME == GK_WG_TWO || SCHEME == GK_WG_SF32_SYNC ? 2 : 3;
+	static constexpr bool PROMOTES = SCHEME >= GK_WG_SF32;
 	static_assert(BN == 128 || BN == 256, "BN");
 	static_assert(SWZ == 128 || SWZ == 64, "SWZ");
-	static_assert(P == 1 || (P == 3 && (NACC == 1 || NACC == 2)), "P, NACC");
+	static_assert(SCHEME == GK_WG_ONE || P == 3, "one product accumulates in one set");
+	static_assert(!PROMOTES || (SWZ == 128 && BN == 128), "promotion: 32 of K per stage, 64 x 128 per warpgroup");
 	static_assert(STAGES >= 2 && REGS * 2 == BN, "stages, accumulators");
 	static_assert(GK_TC_PAD_K % BK == 0 && GK_TC_PAD_MN % GK_WG_BM == 0, "padding");
 };
@@ -117,67 +136,121 @@ static __device__ __forceinline__ int gk_wg_ktiles(const gk_wg_args &g, int z, i
 	return k1 > k0 ? (int)((k1 - k0) / BK) : 0;
 }
 
-/* Store one consumer's 64 x BN accumulators (thread layout of wgmma's D:
- * row warp*16 + lane/4 (+8), columns 8j + 2(lane%4) (+1)). */
-template <int BN, int NACC, int REGS>
-static __device__ __forceinline__ void gk_wg_store(const gk_wg_args &g, float (&acc)[NACC][REGS],
-                                                   int tm, int tn, int z, int cw)
+/* Order the reads of a fragment set after the wgmma.wait that completed
+ * it (the compiler sees no dependence between the two). */
+template <int REGS>
+static __device__ __forceinline__ void gk_wg_fence_set(float (&t)[REGS])
+{
+#pragma unroll
+	for (int r = 0; r < REGS; r++)
+		gk_reg_fence(t[r]);
+}
+
+/* The FP32 sum += a completed stage accumulator (round to nearest). */
+template <int REGS>
+static __device__ __forceinline__ void gk_wg_promote(float (&sum)[REGS], float (&t)[REGS])
+{
+	gk_wg_fence_set<REGS>(t);
+#pragma unroll
+	for (int r = 0; r < REGS; r++)
+		sum[r] += t[r];
+}
+
+/* The wgmmas of k8 steps [K0, K0 + NK) of one stage into t, t started from
+ * zero by the first: cross products first (SMALL) or Ahi Bhi first in each
+ * step. Descriptors: o = 2 kk moves 32 bytes along K. */
+template <int BN, int K0, int NK, bool SMALL>
+static __device__ __forceinline__ void gk_wg_group(float *t, uint64_t dah, uint64_t dal, uint64_t dbh,
+                                                   uint64_t dbl)
+{
+	if constexpr (SMALL) {
+#pragma unroll
+		for (int kk = K0; kk < K0 + NK; kk++) {
+			if (kk == K0)
+				gk_wgmma<BN, 0>(t, dah + 2 * kk, dbl + 2 * kk);
+			else
+				gk_wgmma<BN, 1>(t, dah + 2 * kk, dbl + 2 * kk);
+			gk_wgmma<BN, 1>(t, dal + 2 * kk, dbh + 2 * kk);
+		}
+#pragma unroll
+		for (int kk = K0; kk < K0 + NK; kk++)
+			gk_wgmma<BN, 1>(t, dah + 2 * kk, dbh + 2 * kk);
+	} else {
+#pragma unroll
+		for (int kk = K0; kk < K0 + NK; kk++) {
+			if (kk == K0)
+				gk_wgmma<BN, 0>(t, dah + 2 * kk, dbh + 2 * kk);
+			else
+				gk_wgmma<BN, 1>(t, dah + 2 * kk, dbh + 2 * kk);
+			gk_wgmma<BN, 1>(t, dal + 2 * kk, dbh + 2 * kk);
+			gk_wgmma<BN, 1>(t, dah + 2 * kk, dbl + 2 * kk);
+		}
+	}
+}
+
+/* Store one consumer's 64 x BN result (thread layout of wgmma's D: row
+ * warp*16 + lane/4 (+8), columns 8j + 2(lane%4) (+1)); the value is acc[0]
+ * (+ acc[1] when NADD == 2), scaled by 2^(a_exp[row] + b_exp[col]) when
+ * there are exponents. splits == 1: C = alpha v + beta C; else split z's
+ * raw v into partial + z m n, row stride n. Only the m x n corner. */
+template <int BN, int NADD, int NACC, int REGS>
+static __device__ __forceinline__ void gk_wg_store(const gk_wg_args &g, float (&acc)[NACC][REGS], int tm,
+                                                   int tn, int z, int cw)
 {
 	const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
 	const int64_t row0 = (int64_t)tm * GK_WG_BM + cw * 64 + warp * 16 + lane / 4;
 	const int64_t col0 = (int64_t)tn * BN + 2 * (lane % 4);
-	if (g.splits > 1) {
-		float *p = g.partial + (int64_t)z * g.mp * g.np;
-#pragma unroll
-		for (int j = 0; j < BN / 8; j++) {
-			const int64_t col = col0 + 8 * j;
-			if (col >= g.np)
-				continue;
-#pragma unroll
-			for (int i = 0; i < 2; i++) {
-				float2 v;
-				v.x = acc[0][4 * j + 2 * i];
-				v.y = acc[0][4 * j + 2 * i + 1];
-				if constexpr (NACC == 2) {
-					v.x += acc[1][4 * j + 2 * i];
-					v.y += acc[1][4 * j + 2 * i + 1];
-				}
-				*reinterpret_cast<float2 *>(p + (row0 + 8 * i) * g.np + col) = v;
-			}
-		}
-		return;
+	const bool part = g.splits > 1;
+	float *const out = part ? g.partial + (int64_t)z * g.m * g.n : g.c;
+	const int64_t ld = part ? g.n : g.rs_c;
+	const float alpha = part ? 1.0f : g.alpha, beta = part ? 0.0f : g.beta;
+	const bool vec = part ? g.vec_p : g.vec_c;
+	const bool scaled = g.a_exp || g.b_exp;
+	int ea[2] = {0, 0};
+	if (scaled && g.a_exp) {
+		ea[0] = g.a_exp[row0];
+		ea[1] = g.a_exp[row0 + 8];
 	}
 #pragma unroll
 	for (int j = 0; j < BN / 8; j++) {
 		const int64_t col = col0 + 8 * j;
 		if (col >= g.n)
 			continue;
+		const bool two = col + 1 < g.n;
+		int eb0 = 0, eb1 = 0;
+		if (scaled && g.b_exp) {
+			eb0 = g.b_exp[col]; /* col + 1 < np: np is even */
+			eb1 = g.b_exp[col + 1];
+		}
 #pragma unroll
 		for (int i = 0; i < 2; i++) {
 			const int64_t row = row0 + 8 * i;
 			if (row >= g.m)
 				continue;
 			float x = acc[0][4 * j + 2 * i], y = acc[0][4 * j + 2 * i + 1];
-			if constexpr (NACC == 2) {
+			if constexpr (NADD == 2) {
 				x += acc[1][4 * j + 2 * i];
 				y += acc[1][4 * j + 2 * i + 1];
 			}
-			float *c = g.c + row * g.rs_c + col;
-			const bool two = col + 1 < g.n;
-			x *= g.alpha;
-			y *= g.alpha;
-			if (two && g.vec_c) {
-				if (g.beta != 0.0f) {
+			if (scaled) {
+				x = ldexpf(x, ea[i] + eb0);
+				y = ldexpf(y, ea[i] + eb1);
+			}
+			float *c = out + row * ld + col;
+			x *= alpha;
+			y *= alpha;
+			if (two && vec) {
+				if (beta != 0.0f) {
 					const float2 o = *reinterpret_cast<const float2 *>(c);
-					x = fmaf(g.beta, o.x, x);
-					y = fmaf(g.beta, o.y, y);
+					x = fmaf(beta, o.x, x);
+					y = fmaf(beta, o.y, y);
 				}
 				*reinterpret_cast<float2 *>(c) = make_float2(x, y);
 			} else {
-				if (g.beta != 0.0f) {
-					x = fmaf(g.beta, c[0], x);
+				if (beta != 0.0f) {
+					x = fmaf(beta, c[0], x);
 					if (two)
-						y = fmaf(g.beta, c[1], y);
+						y = fmaf(beta, c[1], y);
 				}
 				c[0] = x;
 				if (two)
@@ -188,14 +261,220 @@ static __device__ __forceinline__ void gk_wg_store(const gk_wg_args &g, float (&
 }
 #endif
 
-template <int BN, int SWZ, int P, int NACC>
+#ifdef GK_WGMMA_DEVICE
+/* The producer thread: the TMA loads of every stage of every unit of this
+ * CTA, each stage into its slot once the consumers have released it. */
+template <int BN, int SWZ, int P, int SCHEME>
+static __device__ __forceinline__ void gk_wg_produce(const CUtensorMap *map_ahi, const CUtensorMap *map_alo,
+                                                     const CUtensorMap *map_bhi, const CUtensorMap *map_blo,
+                                                     const gk_wg_args &g, uint32_t base, uint64_t *full_bar,
+                                                     uint64_t *empty_bar)
+{
+	using C = gk_wg_cfg<BN, SWZ, P, SCHEME>;
+	gk_tma_prefetch_map(map_ahi);
+	gk_tma_prefetch_map(map_bhi);
+	if constexpr (P == 3) {
+		gk_tma_prefetch_map(map_alo);
+		gk_tma_prefetch_map(map_blo);
+	}
+	uint32_t it = 0;
+	for (int u = blockIdx.x; u < g.units; u += gridDim.x) {
+		int tm, tn, z;
+		gk_wg_unit(g, u, tm, tn, z);
+		int64_t k0;
+		const int nk = gk_wg_ktiles<C::BK>(g, z, k0);
+		const int ra = tm * GK_WG_BM, rb = tn * BN;
+		for (int kt = 0; kt < nk; kt++, it++) {
+			const uint32_t s = it % C::STAGES, ph = (it / C::STAGES) & 1;
+			gk_mbar_wait(gk_smem_addr(&empty_bar[s]), ph ^ 1);
+			const uint32_t fb = gk_smem_addr(&full_bar[s]);
+			gk_mbar_arrive_tx(fb, C::STAGE_BYTES);
+			const uint32_t st = base + s * C::STAGE_BYTES;
+			const int kc = (int)(k0 + (int64_t)kt * C::BK);
+			gk_tma_load_2d(st, map_ahi, fb, kc, ra);
+			if constexpr (P == 3)
+				gk_tma_load_2d(st + C::A_BYTES, map_alo, fb, kc, ra);
+			gk_tma_load_2d(st + C::PLANES * C::A_BYTES, map_bhi, fb, kc, rb);
+			if constexpr (P == 3)
+				gk_tma_load_2d(st + C::PLANES * C::A_BYTES + C::B_BYTES, map_blo, fb, kc, rb);
+		}
+	}
+}
+
+/* Wait for the stage of iteration it and give its slot and the descriptors
+ * of this consumer's A rows and of B (hi and lo planes). */
+template <int BN, int SWZ, int P, int SCHEME>
+struct gk_wg_stage {
+	uint32_t slot;
+	uint64_t dah, dal, dbh, dbl;
+	__device__ __forceinline__ gk_wg_stage(uint32_t base, uint64_t *full_bar, uint32_t it, int cw)
+	{
+		using C = gk_wg_cfg<BN, SWZ, P, SCHEME>;
+		slot = it % C::STAGES;
+		gk_mbar_wait(gk_smem_addr(&full_bar[slot]), (it / C::STAGES) & 1);
+		const uint32_t st = base + slot * C::STAGE_BYTES;
+		const uint32_t a_hi = st + cw * 64 * SWZ;
+		const uint32_t b_hi = st + C::PLANES * C::A_BYTES;
+		dah = gk_wgmma_desc<SWZ>(a_hi);
+		dbh = gk_wgmma_desc<SWZ>(b_hi);
+		dal = gk_wgmma_desc<SWZ>(a_hi + C::A_BYTES);
+		dbl = gk_wgmma_desc<SWZ>(b_hi + C::B_BYTES);
+	}
+};
+
+/* Release a slot: one arrival per consumer warp. */
+static __device__ __forceinline__ void gk_wg_release(uint64_t *empty_bar, uint32_t slot)
+{
+	if (threadIdx.x % 32 == 0)
+		gk_mbar_arrive(gk_smem_addr(&empty_bar[slot]));
+}
+
+/* One consumer warpgroup: rows cw * 64 .. + 64 of each tile of this CTA.
+ * Every wgmma group is committed and waited with wait_group 1, so that the
+ * next one is queued while the last completes; a slot is released once
+ * the groups that read it are complete. The alternating sets of the
+ * promoting schemes are named by constant indices in a loop unrolled by
+ * two (a set chosen at run time would leave the compiler unsure which set
+ * is in flight: it then serializes the wgmmas and spills). */
+template <int BN, int SWZ, int P, int SCHEME>
+static __device__ __forceinline__ void gk_wg_consume(const gk_wg_args &g, uint32_t base, uint64_t *full_bar,
+                                                     uint64_t *empty_bar, int cw)
+{
+	using C = gk_wg_cfg<BN, SWZ, P, SCHEME>;
+	using S = gk_wg_stage<BN, SWZ, P, SCHEME>;
+	float acc[C::NACC][C::REGS];
+	uint32_t it = 0;
+	for (int u = blockIdx.x; u < g.units; u += gridDim.x) {
+		int tm, tn, z;
+		gk_wg_unit(g, u, tm, tn, z);
+		int64_t k0;
+		const int nk = gk_wg_ktiles<C::BK>(g, z, k0);
+		constexpr int n_zero = gk_wg_cfg<BN, SWZ, P, SCHEME>::PROMOTES ? 1 : gk_wg_cfg<BN, SWZ, P, SCHEME>::NACC;
+#pragma unroll
+		for (int a = 0; a < n_zero; a++)
+#pragma unroll
+			for (int r = 0; r < C::REGS; r++)
+				acc[a][r] = 0.0f;
+		uint32_t prev = 0;
+		if constexpr (SCHEME == GK_WG_ONE || SCHEME == GK_WG_TWO) {
+			for (int kt = 0; kt < nk; kt++, it++) {
+				const S st(base, full_bar, it, cw);
+				gk_wgmma_fence();
+#pragma unroll
+				for (int kk = 0; kk < C::BK / 8; kk++) {
+					const uint64_t o = 2 * kk; /* 32 bytes, in 16-byte units */
+					if constexpr (P == 3) {
+						float *x = acc[C::NACC - 1];
+						gk_wgmma<BN>(x, st.dah + o, st.dbl + o);
+						gk_wgmma<BN>(x, st.dal + o, st.dbh + o);
+					}
+					gk_wgmma<BN>(acc[0], st.dah + o, st.dbh + o);
+				}
+				gk_wgmma_commit();
+				gk_wgmma_wait<1>();
+				if (kt > 0)
+					gk_wg_release(empty_bar, prev);
+				prev = st.slot;
+			}
+			gk_wgmma_wait<0>();
+#pragma unroll
+			for (int a = 0; a < C::NACC; a++)
+				gk_wg_fence_set<C::REGS>(acc[a]);
+		} else if constexpr (SCHEME == GK_WG_SF32_SYNC) {
+			for (int kt = 0; kt < nk; kt++, it++) {
+				const S st(base, full_bar, it, cw);
+				gk_wgmma_fence();
+				gk_wg_group<BN, 0, 4, true>(acc[1], st.dah, st.dal, st.dbh, st.dbl);
+				gk_wgmma_commit();
+				gk_wgmma_wait<0>();
+				gk_wg_promote<C::REGS>(acc[0], acc[1]);
+				gk_wg_release(empty_bar, st.slot);
+			}
+		} else if constexpr (SCHEME == GK_WG_SF32) {
+			/* Even stages into set 1, odd ones into set 2; after issuing
+			 * one, the other (the stage before) is added to the sum. */
+			int kt = 0;
+			for (; kt + 1 < nk; kt += 2) {
+				{
+					const S st(base, full_bar, it++, cw);
+					gk_wgmma_fence();
+					gk_wg_group<BN, 0, 4, true>(acc[1], st.dah, st.dal, st.dbh, st.dbl);
+					gk_wgmma_commit();
+					gk_wgmma_wait<1>();
+					if (kt > 0) {
+						gk_wg_promote<C::REGS>(acc[0], acc[2]);
+						gk_wg_release(empty_bar, prev);
+					}
+					prev = st.slot;
+				}
+				{
+					const S st(base, full_bar, it++, cw);
+					gk_wgmma_fence();
+					gk_wg_group<BN, 0, 4, true>(acc[2], st.dah, st.dal, st.dbh, st.dbl);
+					gk_wgmma_commit();
+					gk_wgmma_wait<1>();
+					gk_wg_promote<C::REGS>(acc[0], acc[1]);
+					gk_wg_release(empty_bar, prev);
+					prev = st.slot;
+				}
+			}
+			if (kt < nk) {
+				const S st(base, full_bar, it++, cw);
+				gk_wgmma_fence();
+				gk_wg_group<BN, 0, 4, true>(acc[1], st.dah, st.dal, st.dbh, st.dbl);
+				gk_wgmma_commit();
+				gk_wgmma_wait<1>();
+				if (kt > 0) {
+					gk_wg_promote<C::REGS>(acc[0], acc[2]);
+					gk_wg_release(empty_bar, prev);
+				}
+				prev = st.slot;
+			}
+			gk_wgmma_wait<0>();
+			if (nk & 1)
+				gk_wg_promote<C::REGS>(acc[0], acc[1]);
+			else if (nk > 0)
+				gk_wg_promote<C::REGS>(acc[0], acc[2]);
+		} else {
+			/* P16, SF16: two groups of 16 of K per stage, the first into
+			 * set 1, the second into set 2. */
+			constexpr bool SMALL = SCHEME == GK_WG_SF16;
+			for (int kt = 0; kt < nk; kt++, it++) {
+				const S st(base, full_bar, it, cw);
+				gk_wgmma_fence();
+				gk_wg_group<BN, 0, 2, SMALL>(acc[1], st.dah, st.dal, st.dbh, st.dbl);
+				gk_wgmma_commit();
+				gk_wgmma_wait<1>();
+				if (kt > 0) {
+					gk_wg_promote<C::REGS>(acc[0], acc[2]);
+					gk_wg_release(empty_bar, prev);
+				}
+				gk_wgmma_fence();
+				gk_wg_group<BN, 2, 2, SMALL>(acc[2], st.dah, st.dal, st.dbh, st.dbl);
+				gk_wgmma_commit();
+				gk_wgmma_wait<1>();
+				gk_wg_promote<C::REGS>(acc[0], acc[1]);
+				prev = st.slot;
+			}
+			gk_wgmma_wait<0>();
+			if (nk > 0)
+				gk_wg_promote<C::REGS>(acc[0], acc[2]);
+		}
+		if (SCHEME != GK_WG_SF32_SYNC && nk > 0)
+			gk_wg_release(empty_bar, prev);
+		gk_wg_store<BN, SCHEME == GK_WG_TWO ? 2 : 1, C::NACC, C::REGS>(g, acc, tm, tn, z, cw);
+	}
+}
+#endif
+
+template <int BN, int SWZ, int P, int SCHEME>
 __global__ void __launch_bounds__(GK_WG_THREADS, 1)
 gk_tc_wgmma_kernel(const __grid_constant__ CUtensorMap map_ahi, const __grid_constant__ CUtensorMap map_alo,
                    const __grid_constant__ CUtensorMap map_bhi, const __grid_constant__ CUtensorMap map_blo,
                    const gk_wg_args g)
 {
 #ifdef GK_WGMMA_DEVICE
-	using C = gk_wg_cfg<BN, SWZ, P, NACC>;
+	using C = gk_wg_cfg<BN, SWZ, P, SCHEME>;
 	/* Static shared memory: the host also reads its presence as the mark
 	 * of the sm_90a image. */
 	__shared__ __align__(8) uint64_t full_bar[C::STAGES], empty_bar[C::STAGES];
@@ -212,87 +491,16 @@ gk_tc_wgmma_kernel(const __grid_constant__ CUtensorMap map_ahi, const __grid_con
 	}
 	__syncthreads();
 
+	/* The roles as the two branches of one if/else, each with its
+	 * register budget (setmaxnreg needs that shape). */
 	if (wg == 0) {
 		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
-		if (threadIdx.x != 0)
-			return;
-		gk_tma_prefetch_map(&map_ahi);
-		gk_tma_prefetch_map(&map_bhi);
-		if constexpr (P == 3) {
-			gk_tma_prefetch_map(&map_alo);
-			gk_tma_prefetch_map(&map_blo);
-		}
-		uint32_t it = 0;
-		for (int u = blockIdx.x; u < g.units; u += gridDim.x) {
-			int tm, tn, z;
-			gk_wg_unit(g, u, tm, tn, z);
-			int64_t k0;
-			const int nk = gk_wg_ktiles<C::BK>(g, z, k0);
-			const int ra = tm * GK_WG_BM, rb = tn * BN;
-			for (int kt = 0; kt < nk; kt++, it++) {
-				const uint32_t s = it % C::STAGES, ph = (it / C::STAGES) & 1;
-				gk_mbar_wait(gk_smem_addr(&empty_bar[s]), ph ^ 1);
-				const uint32_t fb = gk_smem_addr(&full_bar[s]);
-				gk_mbar_arrive_tx(fb, C::STAGE_BYTES);
-				const uint32_t st = base + s * C::STAGE_BYTES;
-				const int kc = (int)(k0 + (int64_t)kt * C::BK);
-				gk_tma_load_2d(st, &map_ahi, fb, kc, ra);
-				if constexpr (P == 3)
-					gk_tma_load_2d(st + C::A_BYTES, &map_alo, fb, kc, ra);
-				gk_tma_load_2d(st + C::PLANES * C::A_BYTES, &map_bhi, fb, kc, rb);
-				if constexpr (P == 3)
-					gk_tma_load_2d(st + C::PLANES * C::A_BYTES + C::B_BYTES, &map_blo, fb, kc, rb);
-			}
-		}
-		return;
-	}
-
-	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-	const int cw = wg - 1; /* this consumer's 64 rows of the tile */
-	const bool signal = threadIdx.x % 32 == 0;
-	float acc[NACC][C::REGS];
-	uint32_t it = 0;
-	for (int u = blockIdx.x; u < g.units; u += gridDim.x) {
-		int tm, tn, z;
-		gk_wg_unit(g, u, tm, tn, z);
-		int64_t k0;
-		const int nk = gk_wg_ktiles<C::BK>(g, z, k0);
-#pragma unroll
-		for (int a = 0; a < NACC; a++)
-#pragma unroll
-			for (int r = 0; r < C::REGS; r++)
-				acc[a][r] = 0.0f;
-		uint32_t prev = 0;
-		for (int kt = 0; kt < nk; kt++, it++) {
-			const uint32_t s = it % C::STAGES, ph = (it / C::STAGES) & 1;
-			gk_mbar_wait(gk_smem_addr(&full_bar[s]), ph);
-			const uint32_t st = base + s * C::STAGE_BYTES;
-			const uint32_t a_hi = st + cw * 64 * SWZ;
-			const uint32_t b_hi = st + C::PLANES * C::A_BYTES;
-			const uint64_t dah = gk_wgmma_desc<SWZ>(a_hi), dbh = gk_wgmma_desc<SWZ>(b_hi);
-			const uint64_t dal = gk_wgmma_desc<SWZ>(a_hi + C::A_BYTES);
-			const uint64_t dbl = gk_wgmma_desc<SWZ>(b_hi + C::B_BYTES);
-			gk_wgmma_fence();
-#pragma unroll
-			for (int kk = 0; kk < C::BK / 8; kk++) {
-				const uint64_t o = 2 * kk; /* 32 bytes, in 16-byte units */
-				if constexpr (P == 3) {
-					float *x = acc[NACC - 1];
-					gk_wgmma<BN>(x, dah + o, dbl + o);
-					gk_wgmma<BN>(x, dal + o, dbh + o);
-				}
-				gk_wgmma<BN>(acc[0], dah + o, dbh + o);
-			}
-			gk_wgmma_commit();
-			gk_wgmma_wait<1>();
-			if (kt > 0 && signal)
-				gk_mbar_arrive(gk_smem_addr(&empty_bar[prev]));
-			prev = s;
-		}
-		gk_wgmma_wait<0>();
-		if (nk > 0 && signal)
-			gk_mbar_arrive(gk_smem_addr(&empty_bar[prev]));
-		gk_wg_store<BN, NACC, C::REGS>(g, acc, tm, tn, z, cw);
+		if (threadIdx.x == 0)
+			gk_wg_produce<BN, SWZ, P, SCHEME>(&map_ahi, &map_alo, &map_bhi, &map_blo, g, base, full_bar,
+			                                  empty_bar);
+	} else {
+		asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+		gk_wg_consume<BN, SWZ, P, SCHEME>(g, base, full_bar, empty_bar, wg - 1);
 	}
 #endif
 }
@@ -336,12 +544,12 @@ static gk_status gk_wg_map(CUtensorMap *map, const float *plane, int64_t rows, i
 }
 
 /* Launch one configuration on pr. */
-template <int BN, int SWZ, int P, int NACC>
+template <int BN, int SWZ, int P, int SCHEME>
 static gk_status gk_wg_launch(const gk_tc_problem *pr)
 {
 	static const char fn[] = "gk_tc_run_wgmma_sm90a";
-	using C = gk_wg_cfg<BN, SWZ, P, NACC>;
-	auto kernel = gk_tc_wgmma_kernel<BN, SWZ, P, NACC>;
+	using C = gk_wg_cfg<BN, SWZ, P, SCHEME>;
+	auto kernel = gk_tc_wgmma_kernel<BN, SWZ, P, SCHEME>;
 
 	/* Once per device: is the sm_90a image there (its static shared memory
 	 * marks it), and the dynamic shared-memory limit raised. Racing
@@ -396,7 +604,10 @@ static gk_status gk_wg_launch(const gk_tc_problem *pr)
 	g.c = pr->c;
 	g.rs_c = pr->rs_c;
 	g.partial = pr->partial;
+	g.a_exp = pr->a_exp;
+	g.b_exp = pr->b_exp;
 	g.vec_c = ((uintptr_t)pr->c % 8 == 0) && (pr->rs_c % 2 == 0);
+	g.vec_p = ((uintptr_t)pr->partial % 8 == 0) && (pr->n % 2 == 0);
 
 	int sms = pr->sm_count;
 	if (sms <= 0)
@@ -429,6 +640,6 @@ gk_status gk_tc_run_wgmma_sm90a(const gk_tc_problem *pr)
 		if ((uintptr_t)planes[i] % 16 != 0)
 			return gk_set_error(GK_ERR_UNSUPPORTED, "%s: a plane is not 16-byte aligned", fn);
 	if (three)
-		return gk_wg_launch<128, 128, 3, 2>(pr);
-	return gk_wg_launch<256, 128, 1, 1>(pr);
+		return gk_wg_launch<128, 128, 3, GK_WG_SF32>(pr);
+	return gk_wg_launch<256, 128, 1, GK_WG_ONE>(pr);
 }

@@ -121,11 +121,13 @@ static __device__ __forceinline__ void gk_reg_fence(float &r)
 	asm volatile("" : "+f"(r)::"memory");
 }
 
-/* acc += A B^T on one m64n256k8 TF32 step, A and B from shared memory (descriptors). */
+/* d = A B^T + (ACC ? d : 0) on one m64n256k8 TF32 step, A and B from shared
+ * memory (descriptors); ACC == 0 starts the accumulator from zero. */
+template <int ACC>
 static __device__ __forceinline__ void gk_wgmma_n256(float *d, uint64_t da, uint64_t db)
 {
 	asm volatile(
-		"{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+		"{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
 		"wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {"
 		"%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
@@ -152,14 +154,15 @@ static __device__ __forceinline__ void gk_wgmma_n256(float *d, uint64_t da, uint
 		  "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
 		  "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
 		  "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-		: "l"(da), "l"(db));
+		: "l"(da), "l"(db), "n"(ACC));
 }
 
-/* acc += A B^T on one m64n128k8 TF32 step, A and B from shared memory (descriptors). */
+/* d = A B^T + (ACC ? d : 0) on one m64n128k8 TF32 step (as gk_wgmma_n256). */
+template <int ACC>
 static __device__ __forceinline__ void gk_wgmma_n128(float *d, uint64_t da, uint64_t db)
 {
 	asm volatile(
-		"{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+		"{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
 		"wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
 		"%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
@@ -174,16 +177,16 @@ static __device__ __forceinline__ void gk_wgmma_n128(float *d, uint64_t da, uint
 		  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
 		  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
 		  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-		: "l"(da), "l"(db));
+		: "l"(da), "l"(db), "n"(ACC));
 }
 
-template <int BN>
+template <int BN, int ACC = 1>
 static __device__ __forceinline__ void gk_wgmma(float *d, uint64_t da, uint64_t db)
 {
 	if constexpr (BN == 256)
-		gk_wgmma_n256(d, da, db);
+		gk_wgmma_n256<ACC>(d, da, db);
 	else
-		gk_wgmma_n128(d, da, db);
+		gk_wgmma_n128<ACC>(d, da, db);
 }
 
 #endif /* GK_WGMMA_DEVICE */
