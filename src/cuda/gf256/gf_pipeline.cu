@@ -21,9 +21,16 @@
 #include <stdlib.h>
 #include "gf_common.cuh"
 
+/* Streams (and device slots) of the pipeline: PIPE_SLOTS of at most
+ * PIPE_MAX_SLOTS; bytes of the k + m rows of one chunk on the device. A
+ * benchmark that includes this file may define the two first. */
+#define PIPE_MAX_SLOTS 8
+#ifndef PIPE_SLOTS
 #define PIPE_SLOTS 3
-/* Bytes of the k + m rows of one chunk on the device. */
+#endif
+#ifndef PIPE_CHUNK_BYTES
 #define PIPE_CHUNK_BYTES ((int64_t)24 << 20)
+#endif
 #define PIPE_MIN_COLS ((int64_t)64 << 10)
 
 /* Whether p is host memory the GPU can reach by DMA (pinned) or device memory. */
@@ -45,8 +52,9 @@ static int dma_ok(const void *p)
  * that runs on another device, makes its own and frees it. */
 typedef struct pipe {
 	int device, made;
-	cudaStream_t st[PIPE_SLOTS];
-	cudaEvent_t done[PIPE_SLOTS], ready;
+	int nst;                 /* streams and events made */
+	cudaStream_t st[PIPE_MAX_SLOTS];
+	cudaEvent_t done[PIPE_MAX_SLOTS], ready;
 	uint8_t *dbuf;           /* slots x (k + m) x ld, then the tables */
 	size_t dbytes;
 	uint8_t *stage;          /* slots x (k + m) x ld pinned */
@@ -54,12 +62,12 @@ typedef struct pipe {
 } pipe;
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static pipe cache = {-1, 0, {}, {}, NULL, NULL, 0, NULL, 0};
+static pipe cache = {-1, 0, 0, {}, {}, NULL, NULL, 0, NULL, 0};
 
 static void pipe_release(pipe *p)
 {
 	if (p->made) {
-		for (int i = 0; i < PIPE_SLOTS; i++) {
+		for (int i = 0; i < p->nst; i++) {
 			cudaStreamDestroy(p->st[i]);
 			cudaEventDestroy(p->done[i]);
 		}
@@ -81,6 +89,7 @@ static gk_status pipe_grow(const char *fn, pipe *p, int device, size_t dbytes, s
 		for (int i = 0; i < PIPE_SLOTS; i++) {
 			GK_CUDA_TRY(fn, cudaStreamCreateWithFlags(&p->st[i], cudaStreamNonBlocking));
 			GK_CUDA_TRY(fn, cudaEventCreateWithFlags(&p->done[i], cudaEventDisableTiming));
+			p->nst = i + 1;
 		}
 		GK_CUDA_TRY(fn, cudaEventCreateWithFlags(&p->ready, cudaEventDisableTiming));
 		p->made = 1;
@@ -231,7 +240,7 @@ extern "C" gk_status gk_gf256_cuda_host_run(int device, int threads, int64_t m, 
 		st = run(P, threads, sms, m, n, k, a, lda, src, dst);
 	/* Every stream idle before the buffers are reused or freed. */
 	if (P->made)
-		for (int i = 0; i < PIPE_SLOTS; i++) {
+		for (int i = 0; i < P->nst; i++) {
 			e = cudaStreamSynchronize(P->st[i]);
 			if (e != cudaSuccess && st == GK_OK)
 				st = gk_cuda_status(e, fn, "cudaStreamSynchronize");

@@ -113,7 +113,21 @@ __device__ __forceinline__ sel6 selectors(uint32_t x0, uint32_t x1)
 	return s;
 }
 
-template <int R, int V>
+/* The kernel's shape for R rows of C: V vectors of 16 bytes per thread, P
+ * rows of B in flight per thread (a ring of registers). */
+template <int R> struct prmt_shape {
+	static constexpr int V = R <= 8 ? 2 : 1;
+	static constexpr int P = R <= 4 ? 4 : 2;
+};
+
+/*
+ * The columns are tiles of PRMT_THREADS * 16 * V bytes, block b taking tiles
+ * b, b + grid, ... For each tile a thread runs over the k rows of B; its loads
+ * run P rows ahead of the arithmetic, continuing into its next tile, so that
+ * the loads of the next tile are in flight while a tile's last rows are
+ * multiplied and its results stored.
+ */
+template <int R, int V, int P>
 __global__ void __launch_bounds__(PRMT_THREADS)
 gf_prmt_kernel(int64_t n, int k, const uint4 *__restrict__ tab4, const uint32_t *__restrict__ tab1,
                const uint8_t *__restrict__ b, int64_t ldb, uint8_t *__restrict__ c, int64_t ldc,
@@ -127,40 +141,60 @@ gf_prmt_kernel(int64_t n, int k, const uint4 *__restrict__ tab4, const uint32_t 
 	}
 	__syncthreads();
 	const int64_t per_block = (int64_t)PRMT_THREADS * 16 * V;
-	for (int64_t base = (int64_t)blockIdx.x * per_block; base < n;
-	     base += (int64_t)gridDim.x * per_block) {
-		int64_t col[V];
+	const int64_t stride = (int64_t)gridDim.x * per_block;
+	const int64_t lane = (int64_t)threadIdx.x * 16;
+	/* Arithmetic cursor: tile cbase, row cj. Load cursor: tile lbase, row lj. */
+	int64_t cbase = (int64_t)blockIdx.x * per_block, lbase = cbase;
+	int cj = 0, lj = 0;
+	if (cbase >= n)
+		return;
+	uint4 ring[P][V];
+#pragma unroll
+	for (int p = 0; p < P; p++) {
+#pragma unroll
+		for (int v = 0; v < V; v++) {
+			const int64_t col = lbase + v * (int64_t)PRMT_THREADS * 16 + lane;
+			ring[p][v] = (lbase < n && col < n) ? load16(b + (int64_t)lj * ldb, col, n, aligned)
+			                                    : make_uint4(0, 0, 0, 0);
+		}
+		if (++lj == k) {
+			lj = 0;
+			lbase += stride;
+		}
+	}
+	/* acc[r][v][q]: pair q (0, 1) of vector v, low (0) and high (1) half. */
+	uint32_t acc[R][V][2][2];
+#pragma unroll
+	for (int r = 0; r < R; r++)
 #pragma unroll
 		for (int v = 0; v < V; v++)
-			col[v] = base + ((int64_t)v * PRMT_THREADS + threadIdx.x) * 16;
-		/* acc[r][v][q]: pair q (0, 1) of vector v, low (0) and high (1) half. */
-		uint32_t acc[R][V][2][2];
+			acc[r][v][0][0] = acc[r][v][0][1] = acc[r][v][1][0] = acc[r][v][1][1] = 0;
+	for (;;) {
 #pragma unroll
-		for (int r = 0; r < R; r++)
-#pragma unroll
-			for (int v = 0; v < V; v++)
-				acc[r][v][0][0] = acc[r][v][0][1] = acc[r][v][1][0] = acc[r][v][1][1] = 0;
-		uint4 cur[V];
-#pragma unroll
-		for (int v = 0; v < V; v++)
-			cur[v] = col[v] < n ? load16(b, col[v], n, aligned) : make_uint4(0, 0, 0, 0);
-		for (int j = 0; j < k; j++) {
-			uint4 nxt[V];
-			const uint8_t *nrow = b + (int64_t)(j + 1) * ldb;
-#pragma unroll
-			for (int v = 0; v < V; v++)
-				nxt[v] = (j + 1 < k && col[v] < n) ? load16(nrow, col[v], n, aligned)
-				                                   : make_uint4(0, 0, 0, 0);
+		for (int p = 0; p < P; p++) {
 			sel6 s[V][2];
 #pragma unroll
 			for (int v = 0; v < V; v++) {
-				s[v][0] = selectors(cur[v].x, cur[v].y);
-				s[v][1] = selectors(cur[v].z, cur[v].w);
+				s[v][0] = selectors(ring[p][v].x, ring[p][v].y);
+				s[v][1] = selectors(ring[p][v].z, ring[p][v].w);
+			}
+			/* Refill this slot with the row P steps ahead. */
+			if (lbase < n) {
+				const uint8_t *lrow = b + (int64_t)lj * ldb;
+#pragma unroll
+				for (int v = 0; v < V; v++) {
+					const int64_t col = lbase + v * (int64_t)PRMT_THREADS * 16 + lane;
+					ring[p][v] = col < n ? load16(lrow, col, n, aligned) : make_uint4(0, 0, 0, 0);
+				}
+			}
+			if (++lj == k) {
+				lj = 0;
+				lbase += stride;
 			}
 #pragma unroll
 			for (int r = 0; r < R; r++) {
-				const uint4 t = s4[j * R + r];
-				const uint32_t t2 = s1[j * R + r];
+				const uint4 t = s4[cj * R + r];
+				const uint32_t t2 = s1[cj * R + r];
 #pragma unroll
 				for (int v = 0; v < V; v++)
 #pragma unroll
@@ -172,37 +206,42 @@ gf_prmt_kernel(int64_t n, int k, const uint4 *__restrict__ tab4, const uint32_t 
 						                   __byte_perm(t.z, t.w, e.h1) ^ __byte_perm(t2, t2, e.h2);
 					}
 			}
+			if (++cj == k) {
 #pragma unroll
-			for (int v = 0; v < V; v++)
-				cur[v] = nxt[v];
-		}
+				for (int r = 0; r < R; r++) {
+					uint8_t *crow = c + (int64_t)r * ldc;
 #pragma unroll
-		for (int r = 0; r < R; r++) {
-			uint8_t *crow = c + (int64_t)r * ldc;
-#pragma unroll
-			for (int v = 0; v < V; v++) {
-				if (col[v] >= n)
-					continue;
-				uint4 o;
-				o.x = __byte_perm(acc[r][v][0][0], acc[r][v][0][1], 0x6420);
-				o.y = __byte_perm(acc[r][v][0][0], acc[r][v][0][1], 0x7531);
-				o.z = __byte_perm(acc[r][v][1][0], acc[r][v][1][1], 0x6420);
-				o.w = __byte_perm(acc[r][v][1][0], acc[r][v][1][1], 0x7531);
-				store16(crow, col[v], n, aligned, o);
+					for (int v = 0; v < V; v++) {
+						const int64_t col = cbase + v * (int64_t)PRMT_THREADS * 16 + lane;
+						if (col < n) {
+							uint4 o;
+							o.x = __byte_perm(acc[r][v][0][0], acc[r][v][0][1], 0x6420);
+							o.y = __byte_perm(acc[r][v][0][0], acc[r][v][0][1], 0x7531);
+							o.z = __byte_perm(acc[r][v][1][0], acc[r][v][1][1], 0x6420);
+							o.w = __byte_perm(acc[r][v][1][0], acc[r][v][1][1], 0x7531);
+							store16(crow, col, n, aligned, o);
+						}
+						acc[r][v][0][0] = acc[r][v][0][1] = 0;
+						acc[r][v][1][0] = acc[r][v][1][1] = 0;
+					}
+				}
+				cj = 0;
+				cbase += stride;
+				if (cbase >= n)
+					return;
 			}
 		}
 	}
 }
 
 /* One group of R rows: its slab of the tables, its rows of C. */
-template <int R>
-static gk_status launch_rows(const gk_gf_cuda_args *p, const uint4 *tab4, const uint32_t *tab1,
-                             uint8_t *c, bool aligned)
+template <int R, int V, int P>
+static gk_status launch_rows_vp(const gk_gf_cuda_args *p, const uint4 *tab4, const uint32_t *tab1,
+                                uint8_t *c, bool aligned)
 {
 	static const char fn[] = "cuda.gf256";
-	constexpr int V = R <= 8 ? 2 : 1;
 	const size_t smem = (size_t)R * p->k * (sizeof(uint4) + sizeof(uint32_t));
-	auto kern = gf_prmt_kernel<R, V>;
+	auto kern = gf_prmt_kernel<R, V, P>;
 	if (smem > 48 * 1024)
 		GK_CUDA_TRY(fn, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
 		                                     (int)smem));
@@ -213,6 +252,13 @@ static gk_status launch_rows(const gk_gf_cuda_args *p, const uint4 *tab4, const 
 	                                                             p->ldb, c, p->ldc, aligned);
 	GK_CUDA_LAUNCHED(fn);
 	return GK_OK;
+}
+
+template <int R>
+static gk_status launch_rows(const gk_gf_cuda_args *p, const uint4 *tab4, const uint32_t *tab1,
+                             uint8_t *c, bool aligned)
+{
+	return launch_rows_vp<R, prmt_shape<R>::V, prmt_shape<R>::P>(p, tab4, tab1, c, aligned);
 }
 
 typedef gk_status (*rows_fn)(const gk_gf_cuda_args *, const uint4 *, const uint32_t *, uint8_t *,
