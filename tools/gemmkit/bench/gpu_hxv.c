@@ -369,12 +369,6 @@ static void hx_run_table(bench_engine *eng, const bench_opts *o, hxv_table *t, b
 
 int bench_run_hxv(const bench_opts *o)
 {
-	int ndev = 0;
-	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-		cudaGetLastError();
-		cli_error(CMD, "--suite %s needs a CUDA device", o->suite->name);
-		return 1;
-	}
 	int kinds[2][HXV_MAX_C], nk[2];
 	int rc = hx_choose(o->algos, kinds, nk);
 	if (rc != 0)
@@ -385,6 +379,12 @@ int bench_run_hxv(const bench_opts *o)
 				printf("%s\t%s\n", hx_kinds[kinds[t][i]].id,
 				       t ? "crossover: host operands, copies included" : "device table: device operands");
 		return 0;
+	}
+	int ndev = 0;
+	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+		cudaGetLastError();
+		cli_error(CMD, "--suite %s needs a CUDA device", o->suite->name);
+		return 1;
 	}
 	if (!o->dtype[0]) {
 		cli_error(CMD, "--suite %s measures float products only (--dtype s)", o->suite->name);
