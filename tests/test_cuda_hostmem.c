@@ -85,6 +85,7 @@ typedef struct kase {
 	int pinned;
 	const char *pageable; /* GK_HOSTMEM_PAGEABLE, or NULL */
 	double budget_frac;   /* of A + B + C */
+	int small_chunk;      /* GK_HOSTMEM_CHUNK=4096 */
 } kase;
 
 static void run_case(const kase *t, tu_rng *r)
@@ -126,12 +127,16 @@ static void run_case(const kase *t, tu_rng *r)
 	const size_t budget = (size_t)(t->budget_frac * (double)all);
 	if (t->pageable)
 		setenv("GK_HOSTMEM_PAGEABLE", t->pageable, 1);
+	/* Staged cases in 4 KiB chunks now and then: tiles in many pieces, and
+	 * lines longer than a chunk. */
+	if (t->small_chunk)
+		setenv("GK_HOSTMEM_CHUNK", "4096", 1);
 	char what[200];
-	snprintf(what, sizeof what, "%s %s %s %c%c %lldx%lldx%lld pad %lld alpha %g beta %g %s%s%s budget %.3g",
+	snprintf(what, sizeof what, "%s %s %s %c%c %lldx%lldx%lld pad %lld alpha %g beta %g %s%s%s%s budget %.3g",
 	         t->f64 ? "d" : "s", gk_precision_name(t->mode), rm ? "row" : "col", tra ? 'T' : 'N',
 	         trb ? 'T' : 'N', (long long)t->m, (long long)t->n, (long long)t->k, (long long)t->pad, t->alpha,
 	         t->beta, t->pinned ? "pinned" : "pageable", t->pageable ? " " : "", t->pageable ? t->pageable : "",
-	         t->budget_frac);
+	         t->small_chunk ? " 4 KiB chunks" : "", t->budget_frac);
 	double err[2] = {0, 0};
 	void *res[2] = {malloc(nc * es), malloc(nc * es)};
 	for (int pass = 0; pass < 2; pass++) {
@@ -155,6 +160,8 @@ static void run_case(const kase *t, tu_rng *r)
 	}
 	if (t->pageable)
 		unsetenv("GK_HOSTMEM_PAGEABLE");
+	if (t->small_chunk)
+		unsetenv("GK_HOSTMEM_CHUNK");
 	/* The caller's pages are not left registered. */
 	if (!t->pinned)
 		TU_CHECK(!pinned_now(a) && !pinned_now(b) && !pinned_now(c), "%s: operands left registered", what);
@@ -204,6 +211,10 @@ static void failures(const char *pageable, int pinned)
 	if (pageable)
 		setenv("GK_HOSTMEM_PAGEABLE", pageable, 1);
 	const char *label = pageable ? pageable : pinned ? "pinned" : "staged";
+	/* Staged: 256 KiB chunks, so that tiles go in several pieces and the
+	 * ring's acquisitions, given back before every call, stay cheap. */
+	if (!pinned && pageable == NULL)
+		setenv("GK_HOSTMEM_CHUNK", "262144", 1);
 	/* Staged: the kept staging ring is given back before every call, so
 	 * that each call acquires it (its checkpoints fail too). */
 	const int drop_ring = !pinned && pageable == NULL;
@@ -247,6 +258,7 @@ static void failures(const char *pageable, int pinned)
 	       n_fail);
 	if (pageable)
 		unsetenv("GK_HOSTMEM_PAGEABLE");
+	unsetenv("GK_HOSTMEM_CHUNK");
 	gk_context_destroy(ctx);
 	host_free(a, pinned), host_free(b, pinned), host_free(c, pinned);
 }
@@ -359,6 +371,7 @@ int main(void)
 					t.beta = (v + s) % 3 == 0 ? 0.0 : (v == 1 ? 1.0 : -0.5);
 					t.pinned = (v + s + mi) & 1;
 					t.pageable = t.pinned ? NULL : ((v + s) % 3 == 2 ? "register" : NULL);
+					t.small_chunk = !t.pinned && t.pageable == NULL && ((v + mi + f64) & 1);
 					/* From a third of the data down to a thirtieth (k split). */
 					t.budget_frac = (v + s) % 3 == 0 ? 0.33 : (v + s) % 3 == 1 ? 0.12 : 0.035;
 					run_case(&t, &r);

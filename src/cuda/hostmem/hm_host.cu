@@ -169,13 +169,25 @@ static void staging_free(staging *s)
 	}
 }
 
-/* Fill s when empty; on failure s is empty again. */
+size_t staging_chunk(void)
+{
+	const char *e = getenv("GK_HOSTMEM_CHUNK");
+	const long long v = e ? atoll(e) : 0;
+	if (v <= 0)
+		return CHUNK;
+	return v < 4096 ? 4096 : (size_t)v;
+}
+
+/* Fill s when empty (or of another chunk); on failure s is empty again. */
 static gk_status staging_fill(const char *fn, staging *s)
 {
-	if (s->buf[0] != NULL)
+	const size_t chunk = staging_chunk();
+	if (s->buf[0] != NULL && s->chunk == chunk)
 		return GK_OK;
+	staging_free(s);
+	s->chunk = chunk;
 	for (int i = 0; i < 2 * RING; i++) {
-		cudaError_t e = pinned_alloc(&s->buf[i], CHUNK);
+		cudaError_t e = pinned_alloc(&s->buf[i], chunk);
 		const char *what = "cudaHostAlloc(staging)";
 		if (e == cudaSuccess) {
 			e = event_create(&s->ev[i]);
@@ -388,11 +400,12 @@ struct piece {
 	size_t off, len;
 };
 
-/* The pieces of a tile in order: *q is the cursor (0 at the start). */
-static bool next_piece(const tile *t, int64_t *q, piece *p)
+/* The pieces of a tile in chunks of `chunk` bytes, in order: *q is the
+ * cursor (0 at the start). */
+static bool next_piece(const tile *t, size_t chunk, int64_t *q, piece *p)
 {
-	if (t->line_bytes <= CHUNK) {
-		const int64_t per = (int64_t)(CHUNK / t->line_bytes);
+	if (t->line_bytes <= chunk) {
+		const int64_t per = (int64_t)(chunk / t->line_bytes);
 		p->l0 = *q * per;
 		if (p->l0 >= t->lines)
 			return false;
@@ -400,13 +413,13 @@ static bool next_piece(const tile *t, int64_t *q, piece *p)
 		p->off = 0;
 		p->len = t->line_bytes;
 	} else {
-		const int64_t per = (int64_t)((t->line_bytes + CHUNK - 1) / CHUNK);
+		const int64_t per = (int64_t)((t->line_bytes + chunk - 1) / chunk);
 		p->l0 = *q / per;
 		if (p->l0 >= t->lines)
 			return false;
 		p->nl = 1;
-		p->off = (size_t)(*q % per) * CHUNK;
-		p->len = t->line_bytes - p->off < CHUNK ? t->line_bytes - p->off : CHUNK;
+		p->off = (size_t)(*q % per) * chunk;
+		p->len = t->line_bytes - p->off < chunk ? t->line_bytes - p->off : chunk;
 	}
 	(*q)++;
 	return true;
@@ -420,7 +433,7 @@ gk_status load(call *cl, const operand *x, const tile *t, char *dev)
 		return GK_OK;
 	}
 	piece p;
-	for (int64_t q = 0; next_piece(t, &q, &p);) {
+	for (int64_t q = 0; next_piece(t, cl->stg->chunk, &q, &p);) {
 		const int r = cl->ring_in;
 		cl->ring_in = (r + 1) % RING;
 		char *buf = cl->stg->buf[r];
@@ -445,7 +458,7 @@ gk_status store(call *cl, const operand *x, const tile *t, const char *dev)
 	int npend = 0, first = 0;
 	piece p;
 	int64_t q = 0;
-	bool more = next_piece(t, &q, &p);
+	bool more = next_piece(t, cl->stg->chunk, &q, &p);
 	while (more || npend > 0) {
 		if (more && npend < RING) {
 			const int r = RING + (first + npend) % RING;
@@ -454,7 +467,7 @@ gk_status store(call *cl, const operand *x, const tile *t, const char *dev)
 			HM_TRY(cl->fn, cudaEventRecord(cl->stg->ev[r], cl->d2h));
 			pend[(first + npend) % RING] = p;
 			npend++;
-			more = next_piece(t, &q, &p);
+			more = next_piece(t, cl->stg->chunk, &q, &p);
 			continue;
 		}
 		const int r = RING + first;

@@ -28,7 +28,7 @@
 
 namespace gk_hm {
 
-constexpr size_t CHUNK = (size_t)32 << 20; /* one pinned staging chunk */
+constexpr size_t CHUNK = (size_t)32 << 20; /* one pinned staging chunk (GK_HOSTMEM_CHUNK) */
 constexpr int RING = 4;                    /* chunks each way */
 constexpr int MAX_DEVICES = 64;
 constexpr size_t PITCH_2D_MAX = (size_t)1 << 30; /* larger pitches: one copy per line */
@@ -83,12 +83,17 @@ void dev_free(char **p);
 /* ---- Pinned staging, kept per device ------------------------------------ */
 
 struct staging {
+	size_t chunk;        /* bytes of each buffer */
 	char *buf[2 * RING]; /* [0, RING): to the device; [RING, 2 RING): from it */
 	cudaEvent_t ev[2 * RING];
 };
 
+/* The chunk of this call: GK_HOSTMEM_CHUNK bytes (at least 4 KiB; tests
+ * use small chunks so that tiles go in several pieces), else CHUNK. */
+size_t staging_chunk(void);
+
 /* The device's kept ring when free (*locked = 1), else `priv`, filled
- * when empty. */
+ * when empty or of another chunk size. */
 gk_status staging_take(const char *fn, int dev, staging *priv, staging **out, int *locked);
 void staging_give(int dev, staging *priv, int locked);
 void staging_release_all(void);
