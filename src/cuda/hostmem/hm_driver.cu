@@ -114,7 +114,6 @@ void events_destroy(slot_events *s)
 	s->ready = s->free_ = NULL;
 }
 
-
 #define TRY_OUT(expr)                                                      \
 	do {                                                                   \
 		if ((st = (expr)) != GK_OK)                                        \
