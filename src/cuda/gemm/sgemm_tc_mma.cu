@@ -11,8 +11,8 @@
  * acc into partial + z m n (row stride n). Only the m x n corner is
  * stored; the padding of the planes is zero and adds nothing. With the
  * power-of-two scales of sgemm_tc.cuh (a_exp, b_exp not NULL) each acc is
- * first taken to ldexpf(acc, a_exp[i] + b_exp[j]), in both stores; without
- * them the epilogue is the plain one.
+ * first taken to acc 2^(a_exp[i] + b_exp[j]), rounded once (as ldexpf), in
+ * both stores; without them the epilogue is the plain one.
  *
  * Accumulation of the three products (products == 3): the tensor cores add
  * into their FP32 accumulator with truncation, so a single accumulator
@@ -151,6 +151,22 @@ __device__ __forceinline__ void mma_tf32_z(float (&d)[4], const uint32_t (&a)[4]
 #else
 	(void)d; (void)a; (void)b0; (void)b1;
 #endif
+}
+
+/* 2^p as a float, -149 <= p <= 127 (subnormal below -126). */
+__device__ __forceinline__ float pow2_any(int p)
+{
+	return __uint_as_float(p >= -126 ? (unsigned)(127 + p) << 23 : 1u << (p + 149));
+}
+
+/* v 2^e for -298 <= e <= 0, rounded once (as ldexpf): one multiply by 2^e
+ * while that is a float; below, v 2^(e + 149) is exact or so small that
+ * the result is zero either way, then times 2^-149 rounds once. No call:
+ * an out-of-line ldexpf (or a branch here) costs the main loop spills. */
+__device__ __forceinline__ float scale_back(float v, int e)
+{
+	const bool far = e < -149;
+	return __fmul_rn(__fmul_rn(v, pow2_any(far ? e + 149 : e)), far ? pow2_any(-149) : 1.f);
 }
 
 /* One 128 x 32 tile of a plane (rows row0.., K k0..) into shared memory at
@@ -440,24 +456,6 @@ __global__ void __launch_bounds__(threads_of(WN), PRODUCTS == 1 ? 2 : 1) tc_mma_
 	const bool split = P.partial != nullptr;
 	float *out = split ? P.partial + (int64_t)blockIdx.z * P.m * P.n : P.c;
 	const int64_t rs = split ? P.n : P.rs_c;
-	if (P.a_exp) {
-		/* The scales back: rows and columns of the padded planes, so every
-		 * index read exists (0 beyond m and n). */
-#pragma unroll
-		for (int j = 0; j < NJ; ++j)
-#pragma unroll
-			for (int e1 = 0; e1 < 2; ++e1) {
-				const int eb = P.b_exp[row_b + wn + j * 8 + 2 * t4 + e1];
-#pragma unroll
-				for (int i = 0; i < MI; ++i)
-#pragma unroll
-					for (int e2 = 0; e2 < 2; ++e2) {
-						const int ex = P.a_exp[row_a + wm + i * 16 + g + e2 * 8] + eb;
-						if (ex != 0)
-							acc[i][j][e2 * 2 + e1] = ldexpf(acc[i][j][e2 * 2 + e1], ex);
-					}
-			}
-	}
 #pragma unroll
 	for (int i = 0; i < MI; ++i)
 #pragma unroll
@@ -466,6 +464,7 @@ __global__ void __launch_bounds__(threads_of(WN), PRODUCTS == 1 ? 2 : 1) tc_mma_
 			if (row >= P.m)
 				continue;
 			float *orow = out + row * rs;
+			const int ea = P.a_exp ? P.a_exp[row] : 0;
 #pragma unroll
 			for (int j = 0; j < NJ; ++j)
 #pragma unroll
@@ -473,7 +472,9 @@ __global__ void __launch_bounds__(threads_of(WN), PRODUCTS == 1 ? 2 : 1) tc_mma_
 					const int64_t col = row_b + wn + j * 8 + 2 * t4 + e1;
 					if (col >= P.n)
 						continue;
-					const float v = acc[i][j][e2 * 2 + e1];
+					float v = acc[i][j][e2 * 2 + e1];
+					if (P.a_exp) /* the scales back (sgemm_tc.cuh) */
+						v = scale_back(v, ea + P.b_exp[col]);
 					if (split) {
 						orow[col] = v;
 					} else {
