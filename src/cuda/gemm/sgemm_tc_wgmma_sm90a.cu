@@ -108,7 +108,7 @@ struct gk_wg_cfg {
 	static_assert(SWZ == 128 || SWZ == 64, "SWZ");
 	static_assert(SCHEME == GK_WG_ONE || P == 3, "one product accumulates in one set");
 	static_assert(!PROMOTES || (SWZ == 128 && BN == 128), "promotion: 32 of K per stage, 64 x 128 per warpgroup");
-	static_assert(STAGES >= 2 && REGS * 2 == BN, "stages, accumulators");
+	static_assert(STAGES >= 2 && REGS * 2 == BN && NACC >= 1, "stages, accumulators");
 	static_assert(GK_TC_PAD_K % BK == 0 && GK_TC_PAD_MN % GK_WG_BM == 0, "padding");
 };
 
