@@ -61,15 +61,19 @@ typedef struct gk_tc_problem {
 	                         * row stride n (not mp x np: gk_sgemm_splitk_reduce's layout) */
 	/* Power-of-two scales (NULL: none). The planes hold row i of op(A)
 	 * times 2^-a_exp[i] and column j of op(B) times 2^-b_exp[j] (exact).
-	 * The split pass chooses exponents <= 0: a row or column whose largest
-	 * magnitude is below 1 is scaled up to bring it into [1, 2), any other
-	 * is left as it is (scaling one down would push its small entries
-	 * toward underflow). This keeps the small parts of rows and columns
-	 * near FP32's underflow in the normal range (the tensor cores flush
-	 * subnormal inputs). A main kernel takes
-	 * acc(i, j) to ldexpf(acc(i, j), a_exp[i] + b_exp[j]) (one rounding, at
-	 * most) before alpha/beta, and before storing a partial. Arrays of mp
-	 * and np ints (0 beyond m and n). */
+	 * The launchers set them in both modes, chosen on the device from one
+	 * read pass of row and column maxima (sgemm_tc_split.cu): exponents
+	 * <= 0, a row or column whose largest magnitude is below 1 scaled up
+	 * toward [1, 2), any other left as it is (scaling one down would push
+	 * its small entries toward underflow); and scaled up less where the
+	 * other operand is large, so that every scaled row times any column
+	 * (K products) stays below 2^120 in the FP32 accumulators. This keeps
+	 * the entries and small parts of rows and columns near FP32's
+	 * underflow in the normal range (the tensor cores flush subnormal
+	 * inputs). A main kernel takes acc(i, j) to ldexpf(acc(i, j), a_exp[i]
+	 * + b_exp[j]) (one rounding, at most; exact unless the result is
+	 * subnormal) before alpha/beta, and before storing a partial. Arrays of
+	 * mp and np ints (0 beyond m and n). */
 	const int *a_exp, *b_exp;
 	cudaStream_t stream;
 	int sm_count;
