@@ -26,16 +26,18 @@
  * corner, row-major, row stride n: the layout of sgemm_splitk.cuh), which
  * the launcher sums in split order (gk_sgemm_splitk_reduce) and scales.
  *
- * Accumulation of the three products (measured on an H100, see
- * sgemm_tc_mma.cu): the tensor cores truncate when they add into their
- * FP32 accumulator, so one accumulator for all of K (or a second one for
- * the cross products) drifts by about K u: 2 to 100 times the error of an
- * FP32 FFMA loop at K = 256 to 16384. Every main kernel promotes instead:
- * every 16 of K (two k8 steps), the three products go into an accumulator
- * that starts from zero (Ahi Bhi first), which is then added to an FP32
- * register sum with ordinary round-to-nearest adds. The error is then
- * below the FFMA loop's for K >= 256 and about flat in K; promoting every
- * 32 of K is not enough (up to 1.3 times FFMA at K = 256).
+ * Accumulation of the three products (measured on an H100): the tensor
+ * cores truncate when they add into their FP32 accumulator, so one
+ * accumulator for all of K (or a second one for the cross products)
+ * drifts by about K u: 2 to 100 times the error of an FP32 FFMA loop at
+ * K = 256 to 16384. Every main kernel promotes instead: the products of a
+ * short run of K go into an accumulator started from zero, which is then
+ * added to an FP32 register sum with ordinary round-to-nearest adds; the
+ * error is then below the FFMA loop's for K >= 256 and about flat in K.
+ * sgemm_tc_mma.cu promotes every 16 of K (hi*hi first; every 32 in that
+ * order was up to 1.3 times FFMA at K = 256); sgemm_tc_wgmma_sm90a.cu every
+ * stage of 32 of K with the eight cross products first, then hi*hi (0.2
+ * to 0.6 times FFMA at K >= 256).
  */
 #ifndef GK_SGEMM_TC_CUH
 #define GK_SGEMM_TC_CUH
