@@ -29,7 +29,7 @@
 #define PIPE_SLOTS 3
 #endif
 #ifndef PIPE_CHUNK_BYTES
-#define PIPE_CHUNK_BYTES ((int64_t)24 << 20)
+#define PIPE_CHUNK_BYTES ((int64_t)48 << 20)
 #endif
 #define PIPE_MIN_COLS ((int64_t)64 << 10)
 
@@ -130,6 +130,15 @@ static gk_status run(pipe *P, int threads, int sm_count, int64_t m, int64_t n, i
 	const size_t slot_bytes = (size_t)(k + m) * (size_t)ld;
 	const size_t tab_bytes = gk_gf_prmt_table_bytes(m, k);
 
+	/* Rows equally spaced in one buffer go up or down in one 2D copy per
+	 * chunk (one DMA operation instead of one per row); 0: no such spacing. */
+	const int64_t sstride = k > 1 ? (int64_t)(src[1] - src[0]) : 0;
+	const int64_t dstride = m > 1 ? (int64_t)(dst[1] - dst[0]) : 0;
+	int s2d = sstride >= n && sstride <= INT32_MAX, d2d = dstride >= n && dstride <= INT32_MAX;
+	for (int64_t j = 2; j < k && s2d; j++)
+		s2d = src[j] - src[0] == j * sstride;
+	for (int64_t i = 2; i < m && d2d; i++)
+		d2d = dst[i] - dst[0] == i * dstride;
 	int direct = 1;
 	for (int64_t j = 0; j < k && direct; j++)
 		direct = dma_ok(src[j]);
@@ -175,7 +184,10 @@ static gk_status run(pipe *P, int threads, int sm_count, int64_t m, int64_t n, i
 		const int64_t off = c * w, cw = n - off < w ? n - off : w;
 		cudaStream_t st = P->st[s];
 		uint8_t *db = P->dbuf + slot_bytes * s, *dc = db + (size_t)k * ld;
-		if (direct) {
+		if (direct && s2d) {
+			GK_CUDA_TRY(fn, cudaMemcpy2DAsync(db, (size_t)ld, src[0] + off, (size_t)sstride,
+			                                  (size_t)cw, (size_t)k, cudaMemcpyDefault, st));
+		} else if (direct) {
 			for (int64_t j = 0; j < k; j++)
 				GK_CUDA_TRY(fn, cudaMemcpyAsync(db + j * ld, src[j] + off, (size_t)cw,
 				                                cudaMemcpyDefault, st));
@@ -192,7 +204,10 @@ static gk_status run(pipe *P, int threads, int sm_count, int64_t m, int64_t n, i
 		}
 		kp.n = cw, kp.b = db, kp.c = dc, kp.stream = st;
 		GK_FORWARD(gk_gf_cuda_production(&kp));
-		if (direct) {
+		if (direct && d2d) {
+			GK_CUDA_TRY(fn, cudaMemcpy2DAsync(dst[0] + off, (size_t)dstride, dc, (size_t)ld,
+			                                  (size_t)cw, (size_t)m, cudaMemcpyDefault, st));
+		} else if (direct) {
 			for (int64_t i = 0; i < m; i++)
 				GK_CUDA_TRY(fn, cudaMemcpyAsync(dst[i] + off, dc + i * ld, (size_t)cw,
 				                                cudaMemcpyDefault, st));

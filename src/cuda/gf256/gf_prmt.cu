@@ -117,7 +117,7 @@ __device__ __forceinline__ sel6 selectors(uint32_t x0, uint32_t x1)
  * rows of B in flight per thread (a ring of registers). */
 template <int R> struct prmt_shape {
 	static constexpr int V = R <= 8 ? 2 : 1;
-	static constexpr int P = R <= 4 ? 4 : 2;
+	static constexpr int P = R <= 2 ? 4 : 1;
 };
 
 /*
