@@ -29,7 +29,7 @@
 #define PIPE_SLOTS 3
 #endif
 #ifndef PIPE_CHUNK_BYTES
-#define PIPE_CHUNK_BYTES ((int64_t)48 << 20)
+#define PIPE_CHUNK_BYTES ((int64_t)16 << 20)
 #endif
 #define PIPE_MIN_COLS ((int64_t)64 << 10)
 
@@ -126,7 +126,7 @@ static gk_status run(pipe *P, int threads, int sm_count, int64_t m, int64_t n, i
 		w = n;
 	const int64_t ld = (w + 255) / 256 * 256;
 	const int64_t nchunks = (n + w - 1) / w;
-	const int slots = nchunks < PIPE_SLOTS ? (int)nchunks : PIPE_SLOTS;
+	int slots = nchunks < PIPE_SLOTS ? (int)nchunks : PIPE_SLOTS;
 	const size_t slot_bytes = (size_t)(k + m) * (size_t)ld;
 	const size_t tab_bytes = gk_gf_prmt_table_bytes(m, k);
 
@@ -145,6 +145,11 @@ static gk_status run(pipe *P, int threads, int sm_count, int64_t m, int64_t n, i
 	for (int64_t i = 0; i < m && direct; i++)
 		direct = dma_ok(dst[i]);
 
+	/* By DMA, two slots keep both copy engines busy (measured best); staged
+	 * rows keep every slot, so that the CPU has one to fill while the GPU
+	 * works on the others. */
+	if (direct && slots > 2)
+		slots = 2;
 	GK_FORWARD(pipe_grow(fn, P, P->device, slot_bytes * slots + tab_bytes,
 	                     direct ? 0 : slot_bytes * slots));
 	uint8_t *dtab = P->dbuf + slot_bytes * slots;

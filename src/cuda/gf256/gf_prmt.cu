@@ -22,8 +22,10 @@
  * copies one contiguous slab of R * k entries into shared memory.
  *
  * A block of 256 threads covers 256 * 16 * V columns (V = 2 for R <= 8, else
- * 1), a thread V 16-byte vectors 4 KiB apart (coalesced), the grid striding
- * over the columns. Operands: B k x n, C m x n, row-major, ldb, ldc. When B,
+ * 1), a thread V 16-byte vectors 4 KiB apart (coalesced), the grid (the
+ * blocks that fit on the device at once) striding over the columns. A
+ * thread's loads run P rows of B ahead of its arithmetic (P = 4 for R <= 2,
+ * else 1) and carry on into its next tile of columns. Operands: B k x n, C m x n, row-major, ldb, ldc. When B,
  * C and ldb, ldc are all 16-byte aligned, whole vectors are loaded and stored
  * as such; the last partial vector of a row, and every vector of an
  * unaligned problem, go byte by byte (bytes past n read as zero, never
