@@ -448,6 +448,7 @@ int gk_cmd_bench(int argc, char **argv)
 			rc = strncmp(o->suite->name, "gpu-", 4) == 0 ? bench_run_gpu_gf256(o) : bench_run_gf256(o);
 			break;
 		case BENCH_KIND_HOSTMEM: rc = bench_run_hostmem(o); break;
+		case BENCH_KIND_HXV: rc = bench_run_hxv(o); break;
 		default: rc = bench_run_gemm(o); break;
 		}
 	}

@@ -316,7 +316,8 @@ static void report(const bench_opts *o, gg_row *rows_, int nrows, bench_report *
 		int np = 0, nc = 0;
 		for (int i = 0; i < nrows && np < BENCH_MAX_CODES; i++) {
 			gg_row *r = &rows_[i];
-			if (r->table != t || r->bytes != rows_[0].bytes)
+			/* The rows of the first shard size: one point per code. */
+			if (r->table != t || i >= o->ncodes * 3)
 				continue;
 			nc = r->nc;
 			snprintf(lab[np], sizeof lab[np], "%d+%d", r->k, r->m);
@@ -329,7 +330,7 @@ static void report(const bench_opts *o, gg_row *rows_, int nrows, bench_report *
 		int p = 0;
 		for (int i = 0; i < nrows; i++) {
 			gg_row *r = &rows_[i];
-			if (r->table != t || r->bytes != rows_[0].bytes || p >= np)
+			if (r->table != t || i >= o->ncodes * 3 || p >= np)
 				continue;
 			for (int c = 0; c < nc; c++) {
 				names[c] = r->id[c];

@@ -123,7 +123,7 @@ static int write_script(const char *path, const char *base, const bench_chart *c
 		/* gemmkit auto, what a plain call gets, drawn thickest. */
 		fprintf(f, "%s\n  \"%s.dat\" using 1:%d%s with linespoints lw %d lc rgb \"%s\" pt %d dt %d title ",
 		        first ? " \\" : ", \\", base, s + 3, log2x ? "" : ":xtic(2)",
-		        !strcmp(names[s], "gemmkit auto") ? 4 : 2, colours[s % N_COLOURS], s % 13 + 1, dashed[s] ? 2 : 1);
+		        !strcmp(names[s], "gemmkit auto") ? 4 : 2, colours[s % N_COLOURS], s % 13 + 1, dashed != NULL && dashed[s] ? 2 : 1);
 		bench_gp_string(f, names[s]);
 		first = 0;
 	}

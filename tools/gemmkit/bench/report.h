@@ -67,7 +67,7 @@ typedef struct bench_chart {
 /*
  * Write DIR/base.dat and DIR/base.gp and run gnuplot on them to make
  * DIR/base.png: one line per series, y[s * npoints + i] (NaN: no point),
- * dashed where dashed[s]. Returns 0 when the PNG was made; otherwise prints
+ * dashed where dashed[s] (dashed NULL: none). Returns 0 when the PNG was made; otherwise prints
  * why on stderr (nothing to plot, gnuplot missing or failing), -1.
  */
 int bench_plot_lines(const char *dir, const char *base, const bench_chart *ch, int nseries,
