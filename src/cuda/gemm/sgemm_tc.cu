@@ -6,11 +6,26 @@
  * What they compute: the canonical problem of cuda_gemm.h, C = alpha A B +
  * beta C, for any m, n, k >= 1 and strides, on compute capability 8.0 and
  * later (GK_ERR_UNSUPPORTED before). Steps, all stream-ordered on p->stream:
+ *   0. The choice of kernel: where the tensor cores do not pay (small or
+ *      skinny shapes: the rule of the constants below), the call runs the
+ *      strict FFMA launcher gk_cuda_sgemm_tuned instead, whose error bound
+ *      (K + 2) u is within both modes' (docs/PRECISION.md, "Speed and the
+ *      choice of kernel"). GK_TC_ALWAYS=1 in the environment (read once)
+ *      turns this off: the tensor cores for every shape (tests, benchmarks).
  *   1. Workspace for the planes (sgemm_tc.cuh): A as mp x kp, B as np x kp,
- *      hi and lo (hi only for TF32), taken with cudaMallocAsync. When that
- *      cannot be had, C is cut into panels (rows of A, columns of B) whose
- *      planes fit, halving the larger side down to 128 x 128; only when
- *      even that fails is the answer GK_ERR_NO_MEMORY.
+ *      hi and lo (hi only for TF32), taken stream-ordered from gemmkit's own
+ *      memory pool of the device (cudaMallocFromPoolAsync; created once per
+ *      device, on first use). The pool keeps up to min(4 GiB, 1/16 of the
+ *      device's memory) reserved across synchronisations, so that the
+ *      planes of the next call of a similar size need no new allocation
+ *      from the driver; beyond that it gives memory back at each
+ *      synchronisation, like the default pool. The device's default pool
+ *      (the caller's) is never changed; where the pool cannot be created,
+ *      cudaMallocAsync (the default pool) is used. When the workspace
+ *      cannot be had (after the pool's unused reserve is trimmed), C is cut
+ *      into panels (rows of A, columns of B) whose planes fit, halving the
+ *      larger side down to 128 x 128; only when even that fails is the
+ *      answer GK_ERR_NO_MEMORY.
  *   2. The split of A's rows and B's columns into planes (sgemm_tc_split.cu).
  *      First one read pass over A and B for the row maxima of op(A), the
  *      column maxima of op(B) and their largest magnitudes (gk_tc_absmax);
@@ -29,11 +44,38 @@
  *   4. The main kernel: on compute capability 9.0 the warpgroup-MMA kernel
  *      (gk_tc_run_wgmma_sm90a); where it answers GK_ERR_UNSUPPORTED (or on
  *      any other device) the mma.sync kernel (gk_tc_run_mma).
- *   5. The workspaces released with cudaFreeAsync.
+ *   5. The workspaces released with cudaFreeAsync (back into the pool).
  * beta == 0 never reads C. Every CUDA call and launch is checked.
  */
+#include <mutex>
+#include <stdlib.h>
 #include "sgemm_tc.cuh"
 #include "sgemm_splitk.cuh"
+
+/* Where the tensor cores pay (step 0): all of m, n >= GK_TC_MIN_MN,
+ * k >= GK_TC_MIN_K and m n k >= GK_TC_MIN_MNK; any other shape runs the
+ * FFMA launcher. From one H100 run (bench --suite gpu-precision, TFLOPS,
+ * FFMA / 3xTF32 / TF32): 1024^3 31.5 / 24.1 / 23.2, 4096 x 4096 x 64
+ * 28.3 / 22.1 / 23.8, 64 x 64 x 10^6 32.2 / 3.4 / 5.0 (FFMA wins);
+ * 2048^3 38.2 / 76.7 / 124.4 and every larger cube (tensor cores win). The
+ * fixed costs (maxima pass, split, a few more launches) are paid per call
+ * and per element of A and B, the gain per multiply-add: the tensor cores
+ * need a C of enough tiles, a K long enough to amortise their prologue,
+ * and enough work overall. m n k >= 2^32 lies between the largest cube the
+ * FFMA kernel won (2^30) and the smallest the tensor cores won (2^33). */
+#define GK_TC_MIN_MN 512
+#define GK_TC_MIN_K 512
+#define GK_TC_MIN_MNK ((int64_t)1 << 32)
+/* The environment variable that forces the tensor cores for every shape. */
+#define GK_TC_ALWAYS_ENV "GK_TC_ALWAYS"
+
+/* The workspace pool (step 1): memory kept reserved across
+ * synchronisations, at most min(GK_TC_POOL_KEEP_MAX, device memory /
+ * GK_TC_POOL_KEEP_DIV). Devices numbered GK_TC_POOL_DEVICES and up use
+ * the default pool. */
+#define GK_TC_POOL_KEEP_MAX ((uint64_t)4 << 30)
+#define GK_TC_POOL_KEEP_DIV 16
+#define GK_TC_POOL_DEVICES 64
 
 /* The scaling passes (sgemm_tc_split.cu; the rule is in its contract).
  * gk_tc_absmax: atomicMax of |x| (as bits) per row of op(A) into rmax_a[m],
@@ -56,6 +98,26 @@ constexpr int64_t MAX_PARTIAL_BYTES = (int64_t)1 << 28;
 
 int64_t g_ws_limit = -1; /* gk_tc_set_workspace_limit */
 
+/* GK_TC_ALWAYS=1: the tensor cores for every shape (read once). */
+bool tc_always()
+{
+	static const bool always = [] {
+		const char *e = getenv(GK_TC_ALWAYS_ENV);
+		return e != NULL && e[0] == '1' && e[1] == '\0';
+	}();
+	return always;
+}
+
+/* Step 0's rule. */
+bool tc_pays(int64_t m, int64_t n, int64_t k)
+{
+	if (m < GK_TC_MIN_MN || n < GK_TC_MIN_MN || k < GK_TC_MIN_K)
+		return false;
+	/* m n k >= GK_TC_MIN_MNK without forming m n k (it may pass 2^63). */
+	const int64_t need = (GK_TC_MIN_MNK + k - 1) / k; /* ceil(MNK / k) */
+	return m >= (need + n - 1) / n;
+}
+
 int64_t cdiv(int64_t a, int64_t b)
 {
 	return (a + b - 1) / b;
@@ -66,19 +128,87 @@ int64_t rup(int64_t a, int64_t b)
 	return cdiv(a, b) * b;
 }
 
-/* cudaMallocAsync that may fail quietly: false when there is no room (the
- * error is cleared), with the test limit applied. */
-bool try_alloc(void **ptr, int64_t bytes, cudaStream_t stream)
+/* The workspace pools, one per device, created on first use under the
+ * mutex and kept for the life of the process (the driver frees them at
+ * exit). State 0: not tried yet; 1: g_pool[d] is the pool; -1: creation
+ * failed, the default pool serves. */
+std::mutex g_pool_mutex;
+cudaMemPool_t g_pool[GK_TC_POOL_DEVICES];
+signed char g_pool_state[GK_TC_POOL_DEVICES];
+
+/* Create device's pool; the device is current (the launcher contract).
+ * false, with the errors cleared, where it cannot be had. */
+bool create_pool(int device, cudaMemPool_t *out)
+{
+	int supported = 0;
+	if (cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device) != cudaSuccess ||
+	    !supported)
+		return false;
+	size_t free_b = 0, total_b = 0;
+	if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
+		return false;
+	cudaMemPoolProps props = {};
+	props.allocType = cudaMemAllocationTypePinned;
+	props.handleTypes = cudaMemHandleTypeNone;
+	props.location.type = cudaMemLocationTypeDevice;
+	props.location.id = device;
+	cudaMemPool_t pool = NULL;
+	if (cudaMemPoolCreate(&pool, &props) != cudaSuccess)
+		return false;
+	uint64_t keep = (uint64_t)total_b / GK_TC_POOL_KEEP_DIV;
+	if (keep > GK_TC_POOL_KEEP_MAX)
+		keep = GK_TC_POOL_KEEP_MAX;
+	if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
+		(void)cudaMemPoolDestroy(pool);
+		return false;
+	}
+	*out = pool;
+	return true;
+}
+
+/* The device's workspace pool, or NULL: use the default pool. Thread-safe. */
+cudaMemPool_t workspace_pool(int device)
+{
+	if (device < 0 || device >= GK_TC_POOL_DEVICES)
+		return NULL;
+	std::lock_guard<std::mutex> lock(g_pool_mutex);
+	if (g_pool_state[device] == 0) {
+		cudaMemPool_t pool = NULL;
+		if (create_pool(device, &pool)) {
+			g_pool[device] = pool;
+			g_pool_state[device] = 1;
+		} else {
+			(void)cudaGetLastError(); /* not sticky: the default pool serves */
+			g_pool_state[device] = -1;
+		}
+	}
+	return g_pool_state[device] > 0 ? g_pool[device] : NULL;
+}
+
+/* A stream-ordered allocation from `pool` (NULL: the default pool) that
+ * may fail quietly: false when there is no room (the error is cleared),
+ * with the test limit applied. A failure in gemmkit's pool first trims
+ * the pool's unused reserve and tries once more. */
+bool try_alloc(void **ptr, int64_t bytes, cudaMemPool_t pool, cudaStream_t stream)
 {
 	*ptr = NULL;
 	if (g_ws_limit >= 0 && bytes > g_ws_limit)
 		return false;
-	if (cudaMallocAsync(ptr, (size_t)bytes, stream) != cudaSuccess) {
-		*ptr = NULL;
+	if (pool == NULL) {
+		if (cudaMallocAsync(ptr, (size_t)bytes, stream) == cudaSuccess)
+			return true;
+	} else {
+		if (cudaMallocFromPoolAsync(ptr, (size_t)bytes, pool, stream) == cudaSuccess)
+			return true;
 		(void)cudaGetLastError();
-		return false;
+		*ptr = NULL;
+		if (cudaMemPoolTrimTo(pool, 0) == cudaSuccess &&
+		    cudaMallocFromPoolAsync(ptr, (size_t)bytes, pool, stream) == cudaSuccess)
+			return true;
 	}
-	return true;
+	*ptr = NULL;
+	(void)cudaGetLastError();
+	return false;
 }
 
 /* Split-K count for a panel of mp x np planes: enough splits to bring the
@@ -110,6 +240,7 @@ struct panel_args {
 	int64_t kp;
 	float *a_hi, *a_lo, *b_hi, *b_lo;
 	int *a_exp, *b_exp; /* the exponents of all m rows and n columns (NULL: unscaled) */
+	cudaMemPool_t pool;  /* the workspace pool (NULL: the default pool) */
 };
 
 /* One panel of C (rows i0.. of m_w, columns j0.. of n_w) on planes already
@@ -133,7 +264,7 @@ gk_status run_panel(const panel_args &pa, int64_t i0, int64_t m_w, int64_t j0, i
 	pr.stream = stream;
 	pr.sm_count = p->sm_count > 0 ? p->sm_count : 1;
 	pr.splits = (int)choose_splits(m_w, n_w, pr.mp, pr.np, pr.kp, pr.sm_count, &pr.k_per_split);
-	if (pr.splits > 1 && !try_alloc((void **)&pr.partial, (int64_t)pr.splits * m_w * n_w * 4, stream)) {
+	if (pr.splits > 1 && !try_alloc((void **)&pr.partial, (int64_t)pr.splits * m_w * n_w * 4, pa.pool, stream)) {
 		pr.splits = 1; /* no room: unsplit */
 		pr.k_per_split = pr.kp;
 	}
@@ -166,8 +297,12 @@ gk_status sgemm_tc(const gk_cuda_sgemm_args *p, int products)
 		return gk_set_error(GK_ERR_UNSUPPORTED, "%s: TF32 tensor cores need compute capability 8.0 (device %d is %d.%d)",
 		                    fn, p->device, major, minor);
 
+	if (!tc_always() && !tc_pays(m, n, k))
+		return gk_cuda_sgemm_tuned(p); /* FFMA: within this mode's bound, faster here */
+
 	panel_args pa;
 	pa.p = p;
+	pa.pool = workspace_pool(p->device);
 	pa.products = products;
 	pa.wgmma = major == 9 && minor == 0;
 	pa.kp = rup(k, GK_TC_PAD_K);
@@ -183,7 +318,7 @@ gk_status sgemm_tc(const gk_cuda_sgemm_args *p, int products)
 	float *ws = NULL;
 	for (;;) {
 		const int64_t bytes = ((pm + pn) * pa.kp * planes + scale_ints) * (int64_t)sizeof(float);
-		if (try_alloc((void **)&ws, bytes, stream))
+		if (try_alloc((void **)&ws, bytes, pa.pool, stream))
 			break;
 		if (pm <= GK_TC_PAD_MN && pn <= GK_TC_PAD_MN)
 			return gk_set_error(GK_ERR_NO_MEMORY, "%s: no room for %lld bytes of TF32 planes", fn,
