@@ -21,8 +21,6 @@
 #include <cuda_runtime.h>
 #endif
 
-static const gk_trans transes[3] = {GK_NO_TRANS, GK_TRANS, GK_CONJ_TRANS};
-
 /* Statuses that hold with or without a device. */
 static void check_statuses(int have_gpu)
 {
@@ -85,15 +83,7 @@ static void check_statuses(int have_gpu)
 
 #ifdef GK_TEST_HAVE_CUDA
 
-#define CUDA_OK(call)                                                                   \
-	do {                                                                                \
-		cudaError_t e_ = (call);                                                        \
-		if (e_ != cudaSuccess) {                                                        \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,               \
-			        cudaGetErrorString(e_));                                            \
-			exit(1);                                                                    \
-		}                                                                               \
-	} while (0)
+static const gk_trans transes[3] = {GK_NO_TRANS, GK_TRANS, GK_CONJ_TRANS};
 
 typedef struct {
 	int64_t m, n, k;

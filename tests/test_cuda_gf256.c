@@ -88,15 +88,7 @@ static void *xalloc(size_t n)
 	return p;
 }
 
-#define CU(call)                                                                       \
-	do {                                                                               \
-		cudaError_t e_ = (call);                                                       \
-		if (e_ != cudaSuccess) {                                                       \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,              \
-			        cudaGetErrorString(e_));                                           \
-			exit(2);                                                                   \
-		}                                                                              \
-	} while (0)
+#define CU(call) CUDA_OK(call)
 
 /* One product on the device with kernel `algo`: B at offset ob of its
  * buffer, C at oc, padded leading dimensions; C's padding must survive. */

@@ -67,16 +67,6 @@ static void check_api(void)
 
 #ifdef GK_TEST_HAVE_CUDA
 
-#define CUDA_OK(call)                                                                   \
-	do {                                                                                \
-		cudaError_t e_ = (call);                                                        \
-		if (e_ != cudaSuccess) {                                                        \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,               \
-			        cudaGetErrorString(e_));                                            \
-			exit(1);                                                                    \
-		}                                                                               \
-	} while (0)
-
 enum dist { D_UNIFORM, D_K_SCALED, D_ELEMENT_EXP, D_NEAR_OVERFLOW, D_NEAR_UNDERFLOW };
 static const char *dist_names[] = {"uniform", "k-scaled 1e-30..1e30", "elementwise 1e-15..1e15",
                                    "near overflow", "near underflow"};

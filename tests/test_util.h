@@ -45,4 +45,21 @@ size_t tu_extent(gk_layout layout, int64_t rows, int64_t cols, int64_t ld);
 int tu_padding_intact(unsigned dtype, gk_layout layout, int64_t m, int64_t n,
                       const void *c, const void *before, int64_t ldc);
 
+#ifdef GK_TEST_HAVE_CUDA
+#include <stdio.h>
+#include <stdlib.h>
+#include <cuda_runtime.h>
+/* A CUDA call of a GPU test's own (allocations, copies): a failure ends the
+ * test with the call and CUDA's message. */
+#define CUDA_OK(call)                                                                   \
+	do {                                                                                \
+		cudaError_t e_ = (call);                                                        \
+		if (e_ != cudaSuccess) {                                                        \
+			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,               \
+			        cudaGetErrorString(e_));                                            \
+			exit(2);                                                                    \
+		}                                                                               \
+	} while (0)
+#endif
+
 #endif

@@ -148,46 +148,11 @@ hxv_pipe_part(hxv_prob<T> p, hxv_pipe_form fm, int64_t nchunk, T *__restrict__ p
 
 	/* The k past the last whole chunk, read directly (general strides). */
 	const int64_t k = p.k, nthr = G * HXV_PIPE_THREADS;
-	for (int64_t kk = (nchunk << fm.kc_log) + b * HXV_PIPE_THREADS + threadIdx.x; kk < k; kk += nthr) {
-		T ev[MT], fv[NT];
-#pragma unroll
-		for (int i = 0; i < MT; i++)
-			ev[i] = i < m ? __ldg(e + i * p.rs_e + kk * p.cs_e) : T(0);
-#pragma unroll
-		for (int j = 0; j < NT; j++)
-			fv[j] = j < n ? __ldg(f + kk * p.rs_f + j * p.cs_f) : T(0);
-#pragma unroll
-		for (int i = 0; i < MT; i++)
-#pragma unroll
-			for (int j = 0; j < NT; j++)
-				acc[i][j] = fma(ev[i], fv[j], acc[i][j]);
-	}
+	for (int64_t kk = (nchunk << fm.kc_log) + b * HXV_PIPE_THREADS + threadIdx.x; kk < k; kk += nthr)
+		hxv_fma_one<T, MT, NT>(p, e, f, kk, m, n, acc);
 
 	/* The block's sums in a fixed order: xor tree in each warp, warps in order. */
-	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-#pragma unroll
-	for (int i = 0; i < MT; i++)
-#pragma unroll
-		for (int j = 0; j < NT; j++) {
-			if (i >= m || j >= n)
-				continue;
-			T v = acc[i][j];
-#pragma unroll
-			for (int off = 16; off > 0; off >>= 1)
-				v += __shfl_xor_sync(0xffffffffu, v, off);
-			if (lane == 0)
-				red[warp][i * NT + j] = v;
-		}
-	__syncthreads();
-	for (int o = threadIdx.x; o < MT * NT; o += HXV_PIPE_THREADS) {
-		if (o / NT >= m || o % NT >= n)
-			continue;
-		T s = T(0);
-#pragma unroll
-		for (int w = 0; w < NW; w++)
-			s += red[w][o];
-		part[b * (MT * NT) + o] = s;
-	}
+	hxv_block_sums<T, MT, NT, NW>(acc, m, n, red, part + b * (MT * NT));
 }
 
 /* The form of p, or 0 when its operands do not allow the pipe. */

@@ -27,6 +27,59 @@
 #define HXV_THREADS 256
 #define HXV_WARPS (HXV_THREADS / 32)
 
+/* One step of k, straight from memory: acc += E(:, kk) F(kk, :) over the
+ * tile's m x n (the rest of the MT x NT registers stay zero). */
+template <typename T, int MT, int NT>
+__device__ __forceinline__ void hxv_fma_one(const hxv_prob<T> &p, const T *e, const T *f, int64_t kk,
+                                            int m, int n, T (&acc)[MT][NT])
+{
+	T ev[MT], fv[NT];
+#pragma unroll
+	for (int i = 0; i < MT; i++)
+		ev[i] = i < m ? __ldg(e + i * p.rs_e + kk * p.cs_e) : T(0);
+#pragma unroll
+	for (int j = 0; j < NT; j++)
+		fv[j] = j < n ? __ldg(f + kk * p.rs_f + j * p.cs_f) : T(0);
+#pragma unroll
+	for (int i = 0; i < MT; i++)
+#pragma unroll
+		for (int j = 0; j < NT; j++)
+			acc[i][j] = fma(ev[i], fv[j], acc[i][j]);
+}
+
+/* The block's sums in a fixed order (an xor tree in each warp, then the NW
+ * warps in order) into out[MT * NT] (the m x n entries only): the same
+ * bits on every run. red: shared scratch of NW x MT * NT. */
+template <typename T, int MT, int NT, int NW>
+__device__ __forceinline__ void hxv_block_sums(const T (&acc)[MT][NT], int m, int n, T (*red)[MT * NT],
+                                               T *__restrict__ out)
+{
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+	for (int i = 0; i < MT; i++)
+#pragma unroll
+		for (int j = 0; j < NT; j++) {
+			if (i >= m || j >= n)
+				continue;
+			T v = acc[i][j];
+#pragma unroll
+			for (int off = 16; off > 0; off >>= 1)
+				v += __shfl_xor_sync(0xffffffffu, v, off);
+			if (lane == 0)
+				red[warp][i * NT + j] = v;
+		}
+	__syncthreads();
+	for (int o = threadIdx.x; o < MT * NT; o += NW * 32) {
+		if (o / NT >= m || o % NT >= n)
+			continue;
+		T s = T(0);
+#pragma unroll
+		for (int w = 0; w < NW; w++)
+			s += red[w][o];
+		out[o] = s;
+	}
+}
+
 template <typename T, int MT, int NT, int U>
 __global__ void __launch_bounds__(HXV_THREADS, (MT * NT * (int)sizeof(T) <= 256) ? 2 : 1)
 hxv_stream_part(hxv_prob<T> p, T *__restrict__ part)
@@ -63,44 +116,9 @@ hxv_stream_part(hxv_prob<T> p, T *__restrict__ part)
 				for (int j = 0; j < NT; j++)
 					acc[i][j] = fma(ev[u][i], fv[u][j], acc[i][j]);
 	}
-	for (; kk < k; kk += nthr) {
-		T ev[MT], fv[NT];
-#pragma unroll
-		for (int i = 0; i < MT; i++)
-			ev[i] = i < m ? __ldg(e + i * p.rs_e + kk * p.cs_e) : T(0);
-#pragma unroll
-		for (int j = 0; j < NT; j++)
-			fv[j] = j < n ? __ldg(f + kk * p.rs_f + j * p.cs_f) : T(0);
-#pragma unroll
-		for (int i = 0; i < MT; i++)
-#pragma unroll
-			for (int j = 0; j < NT; j++)
-				acc[i][j] = fma(ev[i], fv[j], acc[i][j]);
-	}
-	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-#pragma unroll
-	for (int i = 0; i < MT; i++)
-#pragma unroll
-		for (int j = 0; j < NT; j++) {
-			if (i >= m || j >= n)
-				continue;
-			T v = acc[i][j];
-#pragma unroll
-			for (int off = 16; off > 0; off >>= 1)
-				v += __shfl_xor_sync(0xffffffffu, v, off);
-			if (lane == 0)
-				red[warp][i * NT + j] = v;
-		}
-	__syncthreads();
-	for (int o = threadIdx.x; o < MT * NT; o += HXV_THREADS) {
-		if (o / NT >= m || o % NT >= n)
-			continue;
-		T s = T(0);
-#pragma unroll
-		for (int w = 0; w < HXV_WARPS; w++)
-			s += red[w][o];
-		part[(int64_t)blockIdx.x * (MT * NT) + o] = s;
-	}
+	for (; kk < k; kk += nthr)
+		hxv_fma_one<T, MT, NT>(p, e, f, kk, m, n, acc);
+	hxv_block_sums<T, MT, NT, HXV_WARPS>(acc, m, n, red, part + (int64_t)blockIdx.x * (MT * NT));
 }
 
 /* mode 0: C = alpha S + beta C; mode 1: acc = S; mode 2: acc += S.
