@@ -10,6 +10,12 @@
  * checked (GK_ERR_NO_GPU, argument errors first) and the test then exits 77
  * (skipped) with a message. GK_TEST_SMALL=1 runs a short case list (for
  * compute-sanitizer, which is slow).
+ *
+ * The tensor-core rows (cuda.sgemm_3xtf32, cuda.sgemm_tf32) run the FFMA
+ * kernel on shapes as small as these (docs/PRECISION.md, "Speed and the
+ * choice of kernel"); ctest runs the test a second time with GK_TC_ALWAYS=1
+ * and GK_TEST_ALGO=tf32 (test_cuda_gemm_tc), and compute-sanitizer with
+ * GK_TC_ALWAYS=1, so that both ways are tested.
  */
 #include <math.h>
 #include <stdio.h>
