@@ -75,8 +75,8 @@ static void plot(const char *dir, const char *base, int measured)
 	char cmd[4096];
 	snprintf(cmd, sizeof cmd,
 	         "command -v gnuplot >/dev/null 2>&1 && cd '%s' && gnuplot -e \""
-	         "set terminal pngcairo size 1000,600; set output '%s.png'; set datafile separator ',';"
-	         "set logscale x 2; set xlabel 'GS (blocks)'; set ylabel 'time (ms)'; set key outside;"
+	         "set terminal pngcairo noenhanced size 1000,600; set output '%s.png'; set datafile separator ',';"
+	         "set logscale x 2; set logscale y; set xlabel 'GS (blocks)'; set ylabel 'time (ms, log scale)'; set key outside;"
 	         "plot for [b in '64 128 256 512 1024'] '%s.csv' using ($2==b+0?$1:1/0):%d with linespoints title 'BS '.b.' RUN',"
 	         "     for [b in '64 128 256 512 1024'] '%s.csv' using ($2==b+0?$1:1/0):4 with lines dt 2 title 'BS '.b.' THEO',"
 	         "     for [b in '64 128 256 512 1024'] '%s.csv' using ($2==b+0?$1:1/0):5 with lines dt 3 title 'BS '.b.' EXT'\"",
