@@ -256,12 +256,13 @@ static void report(const bench_opts *o, gg_row *rows_, int nrows, bench_report *
 		"Encode from host buffers: GB/s of data", "Decode (2 data shards lost) from host buffers: GB/s of data"};
 	FILE *md = rep->md;
 	bench_md_header(rep, md);
+	fputs("\n", md);
 	char dev[320] = "";
 	struct cudaDeviceProp prop;
 	if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
 		snprintf(dev, sizeof dev, "%s (sm_%d%d, %d SMs)", prop.name, prop.major, prop.minor,
 		         prop.multiProcessorCount);
-	fprintf(md, "GPU: %s\n\n", dev);
+	fprintf(md, "- GPU: %s\n\n", dev);
 	FILE *csv = bench_report_open(rep, "results.csv");
 	if (csv)
 		fprintf(csv, "table,k,m,data_bytes,contender,status,median_s,rate_gbs,pct_of_first\n");

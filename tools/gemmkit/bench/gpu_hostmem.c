@@ -430,8 +430,13 @@ int bench_run_hostmem(const bench_opts *o)
 	FILE *csv = bench_report_open(&rep, "results.csv");
 	if (csv)
 		fprintf(csv, "dtype,n,memory,contender,status,seconds,tflops,error,note\n");
-	bench_md_header(&rep, rep.md);
-	fprintf(rep.md, "Host memory to host memory, end to end (host clock), C = A B, N x N x N.\n\n");
+	/* The lines of the report, put after the header once the run is over
+	 * (the header says how long it took). */
+	char *body_buf = NULL;
+	size_t body_len = 0;
+	FILE *body = open_memstream(&body_buf, &body_len);
+	if (body == NULL)
+		body = rep.md;
 	for (int dt = 0; dt < 2; dt++)
 		for (int si = 0; si < o->nshapes && o->dtype[dt]; si++)
 			for (int pg = 0; pg < 2; pg++) {
@@ -457,26 +462,35 @@ int bench_run_hostmem(const bench_opts *o)
 				cell.teardown = cell_teardown;
 				bench_result res[HM_MAX];
 				bench_run_cell(&eng, sub, ns, &cell, res);
-				fprintf(rep.md, "- %s N = %lld, %s:", dt ? "DGEMM" : "SGEMM", (long long)x.n,
+				fprintf(body, "- %s N = %lld, %s:", dt ? "DGEMM" : "SGEMM", (long long)x.n,
 				        pg ? "pageable" : "pinned");
 				for (int i = 0; i < ns; i++) {
 					cs[idx[i]] = sub[i];
 					const bench_result *r = &res[i];
 					if (r->status == BENCH_OK)
-						fprintf(rep.md, " %s %.3f s (%.1f TFLOPS);", sub[i].id, r->median_s, r->rate / 1e3);
+						fprintf(body, " %s %.3f s (%.1f TFLOPS);", sub[i].id, r->median_s, r->rate / 1e3);
 					else
-						fprintf(rep.md, " %s %s;", sub[i].id, bench_status_mark(r->status));
+						fprintf(body, " %s %s;", sub[i].id, bench_status_mark(r->status));
 					if (csv)
 						fprintf(csv, "%s,%lld,%s,%s,%s,%.6g,%.6g,%.3g,\"%s\"\n", dt ? "d" : "s", (long long)x.n,
 						        pg ? "pageable" : "pinned", sub[i].id,
 						        r->status == BENCH_OK ? "ok" : bench_status_mark(r->status), r->median_s,
 						        r->rate / 1e3, r->err, sub[i].why);
 				}
-				fprintf(rep.md, "\n");
+				fprintf(body, "\n");
 			}
 	if (csv)
 		bench_report_close(&rep, csv, "results.csv");
-	fprintf(rep.md, "\nresults.csv has every figure, the error of each check and cuBLASXt's block dimension.\n");
+	fprintf(body, "\nresults.csv has every figure, the error of each check and cuBLASXt's block dimension.\n");
+	char dev[512];
+	gpu_describe(dev, sizeof dev);
+	if (body != rep.md)
+		fclose(body);
+	bench_md_header(&rep, rep.md);
+	fprintf(rep.md, "\n- GPU: %s\n\nHost memory to host memory, end to end (host clock), C = A B, N x N x N.\n\n", dev);
+	if (body != rep.md && body_buf != NULL)
+		fwrite(body_buf, 1, body_len, rep.md);
+	free(body_buf);
 	bench_report_finish(&rep);
 	rc = rep.failed || eng.failed;
 	for (int i = 0; i < nc; i++) {

@@ -428,7 +428,7 @@ int bench_run_hxv(const bench_opts *o)
 	char dev[512];
 	gpu_describe(dev, sizeof dev);
 	bench_md_header(&rep, rep.md);
-	fprintf(rep.md, "GPU: %s. CPU threads of gemmkit and of the reference: %d.\n\n", dev, omp_get_max_threads());
+	fprintf(rep.md, "\n- GPU: %s. CPU threads of gemmkit and of the reference: %d.\n\n", dev, omp_get_max_threads());
 	FILE *csv = bench_report_open(&rep, "results.csv");
 	if (csv)
 		fprintf(csv, "table,m,n,k,label,contender,status,ms,gbs,pct_floor,vs_cublas,vs_cpu,error,note\n");
