@@ -117,6 +117,21 @@ expect 2 "bad alpha" gemm 8 8 8 --alpha one
 expect 2 "missing value" gemm 8 8 8 --algo
 expect 2 "info unknown option" info --frobnicate
 
+# Precision modes and backends: bad names are command-line errors; on the
+# CPU every mode computes strictly (the strict bound passes).
+expect 2 "bad --precision" gemm 8 8 8 --precision fp16
+contains "$T/err" "strict" "bad --precision names the modes"
+expect 2 "bad --backend" gemm 8 8 8 --backend gpu
+expect 0 "--precision tf32 on the CPU" gemm 33 17 65 --precision tf32 --seed "$SEED"
+contains "$T/out" "check:     PASS" "--precision tf32 on the CPU"
+# The seed's time-cost model needs no GPU with a device from its tables:
+# its own worked choices (seed 003, Tables 3 and 4).
+expect 0 "model A100" model --seed-device a100
+contains "$T/out" "GS(864)/BS(256)" "model A100"
+expect 0 "model 2080 Ti" model --seed-device 2080ti
+contains "$T/out" "GS(136)/BS(512)" "model 2080 Ti"
+expect 2 "model bad device" model --seed-device v100
+
 # --- computing ------------------------------------------------------------------
 expect 0 "cpu.plain 33 17 65" gemm 33 17 65 --algo cpu.plain --seed "$SEED"
 contains "$T/out" "check:     PASS" "cpu.plain 33 17 65"
