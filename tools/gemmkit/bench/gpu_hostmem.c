@@ -28,6 +28,7 @@
  */
 #define _GNU_SOURCE
 #include "gpu_hostmem.h"
+#include "gpu.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,26 +377,38 @@ static int choose(const bench_opts *o, bench_contender *cs, hm_side *sd, int *nc
 		for (int i = 0; i < HM_NKINDS; i++)
 			if (strlen(hm_kinds[i].id) == l && !strncmp(hm_kinds[i].id, p, l))
 				k = i;
+		/* A float cuda.* algorithm by name (the seeds' GPU rows): gemmkit's
+		 * host-pointer path with that algorithm, checked against its mode. */
+		gk_algo_info ai;
+		int named = 0;
+		for (int i = 0; k < 0 && i < gk_algo_count(); i++)
+			if (gk_algo_get(i, &ai) == GK_OK && ai.backend == GK_BACKEND_CUDA &&
+			    (ai.dtypes & GK_DTYPE_F32) && strlen(ai.name) == l && !strncmp(ai.name, p, l))
+				named = 1, k = 0;
 		if (k < 0 || *nc >= HM_MAX) {
 			cli_error(CMD, "--algos: \"%.*s\" is not a host-memory contender (or too many); the names are "
 			          "gemmkit gemmkit-accurate gemmkit-tf32 gemmkit-b2 gemmkit-b4 gemmkit-b8 gemmkit-pageable "
-			          "cublasxt cublasxt-pageable cublas-copies cublas-copies-tf32", (int)l, p);
+			          "cublasxt cublasxt-pageable cublas-copies cublas-copies-tf32, or a float cuda.* algorithm",
+			          (int)l, p);
 			return 2;
 		}
 		bench_contender *c = &cs[*nc];
 		hm_side *s = &sd[*nc];
 		memset(c, 0, sizeof *c);
 		memset(s, 0, sizeof *s);
-		snprintf(c->id, sizeof c->id, "%s", hm_kinds[k].id);
-		snprintf(c->name, sizeof c->name, "%s", hm_kinds[k].id);
+		snprintf(c->id, sizeof c->id, "%s", named ? ai.name : hm_kinds[k].id);
+		snprintf(c->name, sizeof c->name, "%s", c->id);
 		c->units = BENCH_GFLOPS;
 		c->ops = &hm_ops;
 		c->self = s;
 		s->what = hm_kinds[k].what, s->mode = hm_kinds[k].mode;
 		s->budget_div = hm_kinds[k].div, s->pageable = hm_kinds[k].pageable;
+		if (named)
+			s->mode = ai.precision;
 		if (s->what == HM_GK && (gk_context_create(&s->ctx) != GK_OK ||
 		                         gk_context_set_backend(s->ctx, GK_BACKEND_CUDA) != GK_OK ||
-		                         gk_context_set_precision(s->ctx, s->mode) != GK_OK)) {
+		                         gk_context_set_precision(s->ctx, s->mode) != GK_OK ||
+		                         (named && gk_context_set_algo(s->ctx, ai.name) != GK_OK))) {
 			cli_error(CMD, "%s: %s", c->id, gk_last_error());
 			return 1;
 		}

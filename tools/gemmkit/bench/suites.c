@@ -89,6 +89,15 @@ const bench_suite bench_suites[] = {
 	 "gemmkit,gemmkit-b2,gemmkit-b4,gemmkit-b8,gemmkit-pageable,cublasxt,cublasxt-pageable,cublas-copies",
 	 "1024,2048,4096,8192,16384,32768", "1024,2048", NULL, "s", "1", NULL, 60, 0, 0, "gemmkit-bench-gpu-hostmem",
 	 NULL, NULL},
+	{"gpu-seed000", BENCH_KIND_HOSTMEM,
+	 "seed 000's final table, GPU rows: its CUDA variants (plain, 4x4 registers,\n"
+	 "prefetch: cuda.s00_*) and gemmkit's three precision modes from host memory,\n"
+	 "end to end, beside cuBLASXt; N = 16, 128, 1k, 8k, 16k, 32k, 64k; cap 30 s\n"
+	 "(a contender predicted past it is shown x)",
+	 "5-8 min",
+	 "cuda.s00_plain,cuda.s00_reg4x4,cuda.s00_prefetch,gemmkit,gemmkit-accurate,gemmkit-tf32,cublasxt",
+	 "16,128,1024,8192,16384,32768,65536", "16,128,1024", NULL, "s", "1", NULL, 30, 0, 0,
+	 "gemmkit-bench-gpu-seed000", NULL, NULL},
 	{"gpu-hostmem-heavy", BENCH_KIND_HOSTMEM,
 	 "the large host-pointer products: SGEMM 65536^2 in strict FP32, FP32-accurate\n"
 	 "and TF32, pinned and pageable, budget 1/4, vs cuBLASXt and cuBLAS in core\n"
