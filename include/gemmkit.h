@@ -233,6 +233,34 @@ GK_API gk_status gk_context_set_device_budget(gk_context *ctx, size_t bytes);
 /** @return the context's device-memory budget (0: the default); 0 if ctx is NULL. */
 GK_API size_t gk_context_device_budget(const gk_context *ctx);
 
+/** The most entries a context's device list holds. */
+#define GK_MAX_DEVICES 64
+
+/**
+ * Choose the CUDA devices that a host-pointer call (gk_sgemm_ex /
+ * gk_dgemm_ex on the CUDA backend) shares its work among: `count` device
+ * ordinals (0 <= d < the number of devices; a device listed twice runs two
+ * workers, each with its own streams and budget). The tiles of C are dealt
+ * out dynamically: a device that finishes early takes more. count = 0
+ * restores the default: the context's device when gk_context_set_device
+ * named one, else every visible device (CUDA_VISIBLE_DEVICES applies).
+ * The budget (gk_context_set_device_budget) applies to each device. With
+ * GK_FLAG_DETERMINISTIC the result is bit-identical for any device list
+ * and any schedule (docs/CUDA_MULTI.md). Device-pointer calls use
+ * gk_context_device alone. A device that is not present is reported by
+ * the call (GK_ERR_INVALID_VALUE).
+ * @return GK_OK, GK_ERR_NULL_POINTER (devices NULL with count > 0), or
+ *         GK_ERR_INVALID_VALUE (count < 0 or > GK_MAX_DEVICES, an ordinal < 0).
+ */
+GK_API gk_status gk_context_set_devices(gk_context *ctx, const int *devices, int count);
+
+/**
+ * The context's device list: copies up to `cap` entries into `out` (may be
+ * NULL when cap is 0).
+ * @return the number of entries (0: the default set), 0 if ctx is NULL.
+ */
+GK_API int gk_context_devices(const gk_context *ctx, int *out, int cap);
+
 /**
  * Set the number of CPU threads for calls made with this context; 0 (the
  * default) means the default count: GK_NUM_THREADS from the environment,

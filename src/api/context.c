@@ -117,6 +117,31 @@ size_t gk_context_device_budget(const gk_context *ctx)
 	return ctx ? ctx->device_budget : 0;
 }
 
+gk_status gk_context_set_devices(gk_context *ctx, const int *devices, int count)
+{
+	GK_RETURN_IF(ctx == NULL, GK_ERR_NULL_POINTER, "gk_context_set_devices: ctx is NULL");
+	GK_RETURN_IF(count < 0 || count > GK_MAX_DEVICES, GK_ERR_INVALID_VALUE,
+	             "gk_context_set_devices: count = %d is not in [0, %d]", count, GK_MAX_DEVICES);
+	GK_RETURN_IF(count > 0 && devices == NULL, GK_ERR_NULL_POINTER,
+	             "gk_context_set_devices: devices is NULL and count = %d", count);
+	for (int i = 0; i < count; i++)
+		GK_RETURN_IF(devices[i] < 0, GK_ERR_INVALID_VALUE,
+		             "gk_context_set_devices: devices[%d] = %d < 0", i, devices[i]);
+	for (int i = 0; i < count; i++)
+		ctx->devices[i] = devices[i];
+	ctx->ndevices = count;
+	return GK_OK;
+}
+
+int gk_context_devices(const gk_context *ctx, int *out, int cap)
+{
+	if (ctx == NULL)
+		return 0;
+	for (int i = 0; i < ctx->ndevices && i < cap && out != NULL; i++)
+		out[i] = ctx->devices[i];
+	return ctx->ndevices;
+}
+
 static const char *const precision_names[] = {"default", "strict", "accurate", "tf32"};
 
 const char *gk_precision_name(gk_precision precision)

@@ -17,6 +17,8 @@ struct gk_context {
 	void *stream;        /* cudaStream_t of device calls; NULL: the legacy default stream */
 	gk_precision precision; /* GK_PRECISION_*; DEFAULT: GK_PRECISION from the environment */
 	size_t device_budget;   /* bytes of device memory a host-pointer GPU call may take; 0: default */
+	int ndevices;           /* entries of devices[]; 0: the default set */
+	int devices[GK_MAX_DEVICES]; /* the devices host-pointer GPU calls share work among */
 };
 
 #endif
