@@ -156,6 +156,29 @@ static void show(const char *label, int64_t n, size_t es, size_t budget, double 
 	gk_hm_plan_free(&pl);
 }
 
+/* The unit grid of multi-worker calls: it covers C exactly, its blocks
+ * are multiples of 128 (but the last), and it depends on the shape only. */
+static void unit_grid(int64_t m, int64_t n, int64_t edge, int64_t want_um, int64_t want_units)
+{
+	int64_t um, un, gm, gn;
+	gk_hm_unit_grid(m, n, edge, &um, &un, &gm, &gn);
+	TU_CHECK(um >= 1 && un >= 1 && um <= m && un <= n, "units of %lldx%lld: %lldx%lld", (long long)m,
+	         (long long)n, (long long)um, (long long)un);
+	TU_CHECK(gm * um >= m && (gm - 1) * um < m && gn * un >= n && (gn - 1) * un < n,
+	         "units of %lldx%lld: %lld x %lld blocks of %lldx%lld do not cover C exactly", (long long)m,
+	         (long long)n, (long long)gm, (long long)gn, (long long)um, (long long)un);
+	if (edge == 0)
+		TU_CHECK((um == m || um % 128 == 0) && (un == n || un % 128 == 0),
+		         "units of %lldx%lld: %lldx%lld not multiples of 128", (long long)m, (long long)n,
+		         (long long)um, (long long)un);
+	if (want_um > 0)
+		TU_CHECK(um == want_um, "units of %lldx%lld: rows %lld, want %lld", (long long)m, (long long)n,
+		         (long long)um, (long long)want_um);
+	if (want_units > 0)
+		TU_CHECK(gm * gn == want_units, "units of %lldx%lld: %lld, want %lld", (long long)m, (long long)n,
+		         (long long)(gm * gn), (long long)want_units);
+}
+
 int main(void)
 {
 	tu_rng r;
@@ -279,5 +302,17 @@ int main(void)
 	show("90000^2 f32, 75 GB, tf32 workspace", 90000, 4, 75 * gb, 2);
 	show("65536^2 f64, 75 GB", 65536, 8, 75 * gb, 0);
 	show("16384^2 f32, 75 GB", 16384, 4, 75 * gb, 0);
+	unit_grid(65536, 65536, 0, 16384, 16);
+	unit_grid(32768, 32768, 0, 16384, 4);
+	unit_grid(16384, 16384, 0, 8192, 4);
+	unit_grid(90000, 90000, 0, 15104, 36);
+	unit_grid(4096, 4096, 0, 2048, 4);
+	unit_grid(2000, 2000, 0, 2000, 1);
+	unit_grid(1, 1, 0, 1, 1);
+	unit_grid(1, 100000, 0, 1, 0);
+	unit_grid(100000, 3, 0, 0, 0);
+	unit_grid(4097, 129, 0, 0, 0);
+	unit_grid(300, 257, 96, 96, 4 * 3);
+	unit_grid(5, 7, 96, 5, 1);
 	return tu_finish("test_hostmem_plan");
 }

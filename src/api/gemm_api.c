@@ -192,6 +192,22 @@ static inline int tiny_threads(const gk_context *ctx, int r)
 	return r == TINY_ONE_THREAD ? 1 : gk_resolve_threads(ctx ? ctx->threads : 0);
 }
 
+/* How a host-pointer call on the CUDA backend runs, from the context. */
+static gk_cuda_host_opts host_opts(const gk_context *ctx)
+{
+	gk_cuda_host_opts o = {-1, NULL, 0, 0, NULL, 0u, 0};
+	if (ctx != NULL) {
+		o.device = ctx->device;
+		o.stream = ctx->stream;
+		o.budget = ctx->device_budget;
+		o.ndevices = ctx->ndevices;
+		o.devices = ctx->devices;
+		o.flags = ctx->flags;
+		o.threads = ctx->threads;
+	}
+	return o;
+}
+
 gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
                       int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
                       const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
@@ -228,10 +244,12 @@ gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 		                              cn.cs_b, beta, cn.c, cn.rs_c);
 #endif
 	if (al->backend == GK_BACKEND_CUDA)
-		return gk_cuda_sgemm_host_run(al->dev_sgemm, ctx ? ctx->device : -1,
-		                              ctx ? ctx->stream : NULL, ctx ? ctx->device_budget : 0, cn.m, cn.n, cn.k, alpha, cn.a,
+	{
+		const gk_cuda_host_opts ho = host_opts(ctx);
+		return gk_cuda_sgemm_host_run(al->dev_sgemm, &ho, cn.m, cn.n, cn.k, alpha, cn.a,
 		                              cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b, beta, cn.c,
 		                              cn.rs_c);
+	}
 	const gk_sgemm_args p = {
 		cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
 		cn.c, cn.rs_c, gk_resolve_threads(ctx ? ctx->threads : 0), ctx ? ctx->flags : 0u,
@@ -276,10 +294,12 @@ gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 		                              cn.cs_b, beta, cn.c, cn.rs_c);
 #endif
 	if (al->backend == GK_BACKEND_CUDA)
-		return gk_cuda_dgemm_host_run(al->dev_dgemm, ctx ? ctx->device : -1,
-		                              ctx ? ctx->stream : NULL, ctx ? ctx->device_budget : 0, cn.m, cn.n, cn.k, alpha, cn.a,
+	{
+		const gk_cuda_host_opts ho = host_opts(ctx);
+		return gk_cuda_dgemm_host_run(al->dev_dgemm, &ho, cn.m, cn.n, cn.k, alpha, cn.a,
 		                              cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b, beta, cn.c,
 		                              cn.rs_c);
+	}
 	const gk_dgemm_args p = {
 		cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
 		cn.c, cn.rs_c, gk_resolve_threads(ctx ? ctx->threads : 0), ctx ? ctx->flags : 0u,

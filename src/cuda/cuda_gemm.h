@@ -71,16 +71,27 @@ gk_status gk_cuda_dgemm_device_run(gk_cuda_dgemm_fn fn, int device, void *stream
                                    const double *b, int64_t rs_b, int64_t cs_b,
                                    double beta, double *c, int64_t rs_c);
 
+/* How a host-pointer call runs (from the context): the devices it shares
+ * its work among, the stream queued work is ordered after, the budget. */
+typedef struct gk_cuda_host_opts {
+	int device;          /* the context's device; -1: the calling thread's current one */
+	void *stream;        /* the context's stream (of `device`); NULL: the default stream */
+	size_t budget;       /* device bytes per device (0: its free memory less a margin) */
+	int ndevices;        /* entries of devices; 0: `device` when >= 0, else every device */
+	const int *devices;
+	unsigned flags;      /* GK_FLAG_*: GK_FLAG_DETERMINISTIC fixes the tiles (docs/CUDA_MULTI.md) */
+	int threads;         /* the context's CPU threads (pageable staging); 0: the default */
+} gk_cuda_host_opts;
+
 /* The same problem with host pointers, of any size host memory holds:
  * tiles of A, B and C stream through device buffers (the out-of-core
- * driver, src/cuda/hostmem/) under `budget` bytes of device memory (0: the
- * device's free memory less a margin); synchronous. */
-gk_status gk_cuda_sgemm_host_run(gk_cuda_sgemm_fn fn, int device, void *stream, size_t budget,
+ * driver, src/cuda/hostmem/) on one device or several; synchronous. */
+gk_status gk_cuda_sgemm_host_run(gk_cuda_sgemm_fn fn, const gk_cuda_host_opts *o,
                                  int64_t m, int64_t n, int64_t k, float alpha,
                                  const float *a, int64_t rs_a, int64_t cs_a,
                                  const float *b, int64_t rs_b, int64_t cs_b,
                                  float beta, float *c, int64_t rs_c);
-gk_status gk_cuda_dgemm_host_run(gk_cuda_dgemm_fn fn, int device, void *stream, size_t budget,
+gk_status gk_cuda_dgemm_host_run(gk_cuda_dgemm_fn fn, const gk_cuda_host_opts *o,
                                  int64_t m, int64_t n, int64_t k, double alpha,
                                  const double *a, int64_t rs_a, int64_t cs_a,
                                  const double *b, int64_t rs_b, int64_t cs_b,

@@ -51,22 +51,22 @@ gk_status gk_cuda_dgemm_device_run(gk_cuda_dgemm_fn fn, int device, void *stream
 	return no_gpu("gk_dgemm_device");
 }
 
-gk_status gk_cuda_sgemm_host_run(gk_cuda_sgemm_fn fn, int device, void *stream, size_t budget, int64_t m,
+gk_status gk_cuda_sgemm_host_run(gk_cuda_sgemm_fn fn, const gk_cuda_host_opts *o, int64_t m,
                                  int64_t n, int64_t k, float alpha, const float *a, int64_t rs_a,
                                  int64_t cs_a, const float *b, int64_t rs_b, int64_t cs_b,
                                  float beta, float *c, int64_t rs_c)
 {
-	(void)fn; (void)device; (void)stream; (void)budget; (void)m; (void)n; (void)k; (void)alpha; (void)a;
+	(void)fn; (void)o; (void)m; (void)n; (void)k; (void)alpha; (void)a;
 	(void)rs_a; (void)cs_a; (void)b; (void)rs_b; (void)cs_b; (void)beta; (void)c; (void)rs_c;
 	return no_gpu("gk_sgemm");
 }
 
-gk_status gk_cuda_dgemm_host_run(gk_cuda_dgemm_fn fn, int device, void *stream, size_t budget, int64_t m,
-                                 int64_t n, int64_t k, double alpha, const double *a,
-                                 int64_t rs_a, int64_t cs_a, const double *b, int64_t rs_b,
-                                 int64_t cs_b, double beta, double *c, int64_t rs_c)
+gk_status gk_cuda_dgemm_host_run(gk_cuda_dgemm_fn fn, const gk_cuda_host_opts *o, int64_t m,
+                                 int64_t n, int64_t k, double alpha, const double *a, int64_t rs_a,
+                                 int64_t cs_a, const double *b, int64_t rs_b, int64_t cs_b,
+                                 double beta, double *c, int64_t rs_c)
 {
-	(void)fn; (void)device; (void)stream; (void)budget; (void)m; (void)n; (void)k; (void)alpha; (void)a;
+	(void)fn; (void)o; (void)m; (void)n; (void)k; (void)alpha; (void)a;
 	(void)rs_a; (void)cs_a; (void)b; (void)rs_b; (void)cs_b; (void)beta; (void)c; (void)rs_c;
 	return no_gpu("gk_dgemm");
 }

@@ -131,7 +131,7 @@ void events_destroy(slot_events *s)
 
 template <typename K>
 gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *stream, size_t budget,
-                 int64_t m, int64_t n, int64_t k, typename K::elem alpha,
+                 int threads, int64_t m, int64_t n, int64_t k, typename K::elem alpha,
                  const typename K::elem *a, int64_t rs_a, int64_t cs_a,
                  const typename K::elem *b, int64_t rs_b, int64_t cs_b, typename K::elem beta,
                  typename K::elem *c, int64_t rs_c)
@@ -170,8 +170,7 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 	/* The budget: the context's, at most what is free less a margin. */
 	CUDA_OUT(cudaMemGetInfo(&free_b, &total_b));
 	{
-		size_t margin = total_b / 50 > ((size_t)512 << 20) ? total_b / 50 : ((size_t)512 << 20);
-		size_t avail = free_b > margin ? free_b - margin : free_b / 2;
+		const size_t avail = default_budget(free_b, total_b);
 		if (budget == 0 || budget > avail)
 			budget = avail;
 		gk_hm_params pp;
@@ -195,7 +194,7 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 	for (int q = 0; q < 3; q++)
 		x[q].es = es;
 	TRY_OUT(operands_init(fn_name, x, &regs));
-	cl.threads = gk_resolve_threads(0);
+	cl.threads = threads > 0 ? threads : gk_resolve_threads(0);
 	if (cl.threads > 16)
 		cl.threads = 16;
 
@@ -329,36 +328,36 @@ out:
 }
 
 template <typename K>
-gk_status hm_call(const char *fn_name, typename K::fn fn, int device, void *stream, size_t budget,
-                  int64_t m, int64_t n, int64_t k, typename K::elem alpha, const typename K::elem *a,
-                  int64_t rs_a, int64_t cs_a, const typename K::elem *b, int64_t rs_b, int64_t cs_b,
+gk_status hm_call(const char *fn_name, typename K::fn fn, const gk_hm_opts *o, int64_t m, int64_t n,
+                  int64_t k, typename K::elem alpha, const typename K::elem *a, int64_t rs_a,
+                  int64_t cs_a, const typename K::elem *b, int64_t rs_b, int64_t cs_b,
                   typename K::elem beta, typename K::elem *c, int64_t rs_c)
 {
 	if (!gk_cuda_available())
 		return gk_set_error(GK_ERR_NO_GPU, "%s: no CUDA device is present", fn_name);
 	fail_arm();
-	const gk_status st = hm_run<K>(fn_name, fn, device, stream, budget, m, n, k, alpha, a, rs_a, cs_a, b, rs_b,
-	                               cs_b, beta, c, rs_c);
+	const gk_status st = hm_run<K>(fn_name, fn, o->device, o->stream, o->budget, o->threads, m, n, k,
+	                               alpha, a, rs_a, cs_a, b, rs_b, cs_b, beta, c, rs_c);
 	fail_disarm();
 	return st;
 }
 
 } /* namespace */
 
-extern "C" gk_status gk_hm_sgemm(gk_cuda_sgemm_fn fn, int device, void *stream, size_t budget,
-                                 int64_t m, int64_t n, int64_t k, float alpha, const float *a,
-                                 int64_t rs_a, int64_t cs_a, const float *b, int64_t rs_b,
-                                 int64_t cs_b, float beta, float *c, int64_t rs_c)
+extern "C" gk_status gk_hm_sgemm(gk_cuda_sgemm_fn fn, const gk_hm_opts *o, int64_t m, int64_t n,
+                                 int64_t k, float alpha, const float *a, int64_t rs_a, int64_t cs_a,
+                                 const float *b, int64_t rs_b, int64_t cs_b, float beta, float *c,
+                                 int64_t rs_c)
 {
-	return hm_call<sgemm_t>("gk_sgemm", fn, device, stream, budget, m, n, k, alpha, a, rs_a, cs_a, b, rs_b,
-	                        cs_b, beta, c, rs_c);
+	return hm_call<sgemm_t>("gk_sgemm", fn, o, m, n, k, alpha, a, rs_a, cs_a, b, rs_b, cs_b, beta, c,
+	                        rs_c);
 }
 
-extern "C" gk_status gk_hm_dgemm(gk_cuda_dgemm_fn fn, int device, void *stream, size_t budget,
-                                 int64_t m, int64_t n, int64_t k, double alpha, const double *a,
-                                 int64_t rs_a, int64_t cs_a, const double *b, int64_t rs_b,
-                                 int64_t cs_b, double beta, double *c, int64_t rs_c)
+extern "C" gk_status gk_hm_dgemm(gk_cuda_dgemm_fn fn, const gk_hm_opts *o, int64_t m, int64_t n,
+                                 int64_t k, double alpha, const double *a, int64_t rs_a,
+                                 int64_t cs_a, const double *b, int64_t rs_b, int64_t cs_b,
+                                 double beta, double *c, int64_t rs_c)
 {
-	return hm_call<dgemm_t>("gk_dgemm", fn, device, stream, budget, m, n, k, alpha, a, rs_a, cs_a, b, rs_b,
-	                        cs_b, beta, c, rs_c);
+	return hm_call<dgemm_t>("gk_dgemm", fn, o, m, n, k, alpha, a, rs_a, cs_a, b, rs_b, cs_b, beta, c,
+	                        rs_c);
 }

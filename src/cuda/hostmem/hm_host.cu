@@ -34,23 +34,42 @@ thread_local int t_points = 0;
 thread_local int t_injected = 0;
 thread_local int t_last_points = 0; /* the last finished call's t_points */
 
-void fail_arm(void)
+thread_local shared_points *t_shared = nullptr;
+
+int fail_at_setting(void)
 {
 	int n = __atomic_load_n(&g_fail_at, __ATOMIC_RELAXED);
 	if (n == 0) {
 		const char *e = getenv("GK_HOSTMEM_FAIL_AT");
 		n = e ? atoi(e) : 0;
 	}
-	t_fail_left = n > 0 ? n : 0;
+	return n > 0 ? n : 0;
+}
+
+void fail_arm(void)
+{
 	t_points = 0;
 	t_injected = 0;
+	t_fail_left = t_shared != nullptr ? 0 : fail_at_setting();
 }
 
 void fail_disarm(void)
 {
-	t_last_points = t_points;
+	if (t_shared == nullptr)
+		t_last_points = t_points;
 	t_fail_left = 0;
 	t_injected = 0;
+}
+
+void fail_publish(int points)
+{
+	t_last_points = points;
+}
+
+size_t default_budget(size_t free_b, size_t total_b)
+{
+	const size_t margin = total_b / 50 > ((size_t)512 << 20) ? total_b / 50 : ((size_t)512 << 20);
+	return free_b > margin ? free_b - margin : free_b / 2;
 }
 
 gk_status status(cudaError_t e, const char *fn, const char *what)
@@ -310,7 +329,7 @@ static gk_status register_pages(const char *fn, operand x[3], int which, host_re
 	for (int i = 0; i < m; i++) {
 		if (is_pinned((const void *)r[i].lo) || is_pinned((const void *)(r[i].hi - 1)))
 			continue;
-		cudaError_t e = HM_ACQ(cudaHostRegister((void *)r[i].lo, r[i].hi - r[i].lo, cudaHostRegisterDefault));
+		cudaError_t e = HM_ACQ(cudaHostRegister((void *)r[i].lo, r[i].hi - r[i].lo, cudaHostRegisterPortable));
 		if (e == cudaErrorHostMemoryAlreadyRegistered) {
 			/* Pinned pages inside the range (registered by the caller):
 			 * those operands are staged. */

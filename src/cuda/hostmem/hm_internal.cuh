@@ -39,15 +39,38 @@ extern thread_local int t_fail_left; /* this call's countdown; 0: off */
 extern thread_local int t_points;    /* checkpoints passed by this call */
 extern thread_local int t_injected;  /* the last failure was injected */
 
+/* A multi-worker call (hm_multi.cu) counts the checkpoints of all its
+ * workers together: the n-th of the whole call fails, whichever worker
+ * reaches it, and the call's count is the sum. Set on each worker thread
+ * for the call's duration; the per-unit calls then neither arm nor
+ * publish. */
+struct shared_points {
+	int fail_at; /* 0: off */
+	int points;  /* atomic */
+};
+extern thread_local shared_points *t_shared;
+
+/* The countdown of gk_hm_set_fail_at / GK_HOSTMEM_FAIL_AT (0: off). */
+int fail_at_setting(void);
 /* Arm this call's countdown (gk_hm_set_fail_at, GK_HOSTMEM_FAIL_AT). */
 void fail_arm(void);
 /* End of a call: the countdown off, its checkpoint count published. */
 void fail_disarm(void);
+/* Publish a multi-worker call's count as this thread's last. */
+void fail_publish(int points);
 
 /* One checkpoint: true when this is the one to fail. */
 inline bool fail_now(void)
 {
 	t_points++;
+	if (t_shared != nullptr) {
+		const int p = __atomic_add_fetch(&t_shared->points, 1, __ATOMIC_RELAXED);
+		if (t_shared->fail_at > 0 && p == t_shared->fail_at) {
+			t_injected = 1;
+			return true;
+		}
+		return false;
+	}
 	if (t_fail_left > 0 && --t_fail_left == 0) {
 		t_injected = 1;
 		return true;
@@ -70,6 +93,10 @@ gk_status status(cudaError_t e, const char *fn, const char *what);
 		if (hm_e_ != cudaSuccess)                                          \
 			return gk_hm::status(hm_e_, (fn), #call);                      \
 	} while (0)
+
+/* The default budget of a device with free_b of total_b bytes free: what
+ * is free less a margin (2% of the memory, at least 512 MiB). */
+size_t default_budget(size_t free_b, size_t total_b);
 
 /* ---- Counted acquisitions (each a checkpoint) and their releases ------- */
 

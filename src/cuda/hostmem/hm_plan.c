@@ -343,3 +343,36 @@ void gk_hm_plan_free(gk_hm_plan *pl)
 	pl->steps = NULL;
 	pl->nsteps = 0;
 }
+
+/* One dimension of the unit grid: g blocks of e (rounded up to 128). */
+static void unit_dim(int64_t total, int64_t edge, int64_t *e, int64_t *g)
+{
+	int64_t gg = (total + edge - 1) / edge;
+	int64_t ee = (total + gg - 1) / gg;
+	if (ee > 128)
+		ee = (ee + 127) / 128 * 128;
+	if (ee > total)
+		ee = total;
+	*e = ee;
+	*g = (total + ee - 1) / ee;
+}
+
+void gk_hm_unit_grid(int64_t m, int64_t n, int64_t edge, int64_t *um, int64_t *un, int64_t *gm,
+                     int64_t *gn)
+{
+	if (edge > 0) {
+		*um = edge < m ? edge : m;
+		*un = edge < n ? edge : n;
+		*gm = (m + *um - 1) / *um;
+		*gn = (n + *un - 1) / *un;
+		return;
+	}
+	int64_t e = 16384;
+	for (;;) {
+		unit_dim(m, e, um, gm);
+		unit_dim(n, e, un, gn);
+		if (*gm * *gn >= 4 || e <= 2048)
+			return;
+		e /= 2;
+	}
+}

@@ -87,6 +87,15 @@ typedef struct gk_hm_plan {
 gk_status gk_hm_plan_make(const gk_hm_params *p, gk_hm_plan *out);
 void gk_hm_plan_free(gk_hm_plan *pl);
 
+/* The units of a multi-worker call (hm_multi.cu): C cut into gm x gn
+ * blocks of um x un (the last of each ragged), from the shape alone (never
+ * from the device count, so that a deterministic result does not depend
+ * on it): edge 16384, halved while there are fewer than 4 units and the
+ * edge is above 2048, each block's rows and columns rounded up to a
+ * multiple of 128. edge > 0 forces blocks of edge x edge (tests). */
+void gk_hm_unit_grid(int64_t m, int64_t n, int64_t edge, int64_t *um, int64_t *un, int64_t *gm,
+                     int64_t *gn);
+
 /* Rows / columns / depth of block b (the last one ragged). */
 static inline int64_t gk_hm_extent(int64_t total, int64_t tile, int64_t b)
 {

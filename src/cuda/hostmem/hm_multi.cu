@@ -1,0 +1,281 @@
+/*
+ * hm_multi.cu - host-pointer GEMM shared among several workers: C = alpha
+ * A B + beta C with A, B and C in host memory, one worker per entry of the
+ * device list (a device listed twice runs two workers on it), each unit of
+ * C computed by the single-device out-of-core driver (hm_driver.cu) on its
+ * worker's device, with the worker's own streams, slots and staging ring.
+ * Synchronous. docs/CUDA_MULTI.md.
+ *
+ * Units: C is cut into blocks by gk_hm_unit_grid (hm_plan.c), from the
+ * shape alone. A unit reads its row panel of A (um x k) and its column
+ * panel of B (k x un); the units are dealt out one at a time from a shared
+ * counter, row by row of the grid, so a device that finishes early takes
+ * more (dynamic scheduling) and no device waits for another.
+ *
+ * Workers: the calling thread is worker 0; the others are threads started
+ * for the call. Each makes its device current for each unit (the driver
+ * does) and restores nothing else: its thread ends with the call. A
+ * worker that fails stops the others from taking new units; the call
+ * waits for all of them and returns the first failure, with its message.
+ * Every resource a unit took is given back by that unit's call.
+ *
+ * Determinism: an element of C is computed by one unit call, whose tiles
+ * and launcher calls depend only on the unit's shape, the depth and the
+ * budget the unit is planned with. With `deterministic` every unit gets
+ * the same budget (the context's, else GK_HM_DET_BUDGET, lowered to the
+ * smallest share of a device's free memory when that is less), so the
+ * result does not depend on the device list or on which worker took which
+ * unit. Without it each worker plans with its own device's share.
+ *
+ * Checkpoints (hm_internal.cuh): the call counts the checkpoints of all
+ * its workers together, so that gk_hm_set_fail_at(n) fails the n-th of
+ * the whole call.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hm_internal.cuh"
+
+namespace {
+
+using namespace gk_hm;
+
+long long g_unit_edge = 0; /* gk_hm_set_unit */
+thread_local int t_nworkers = 0;
+thread_local int64_t t_units[GK_MAX_DEVICES];
+
+int64_t unit_edge(void)
+{
+	long long e = __atomic_load_n(&g_unit_edge, __ATOMIC_RELAXED);
+	if (e <= 0) {
+		const char *s = getenv("GK_HOSTMEM_UNIT");
+		e = s ? atoll(s) : 0;
+	}
+	return e > 0 ? (int64_t)e : 0;
+}
+
+template <typename T, typename Fn>
+struct job;
+
+template <typename T, typename Fn>
+struct worker {
+	job<T, Fn> *j;
+	int index;
+	gk_hm_opts o;
+	gk_status st;
+	char msg[256];
+	int64_t units;
+	pthread_t tid;
+	bool started;
+};
+
+template <typename T, typename Fn>
+struct job {
+	const char *fn_name;
+	gk_status (*run)(Fn, const gk_hm_opts *, int64_t, int64_t, int64_t, T, const T *, int64_t,
+	                 int64_t, const T *, int64_t, int64_t, T, T *, int64_t);
+	Fn fn;
+	int64_t m, n, k;
+	T alpha, beta;
+	const T *a, *b;
+	T *c;
+	int64_t rs_a, cs_a, rs_b, cs_b, rs_c;
+	int64_t um, un, gm, gn;
+	int64_t next;    /* atomic: the next unit */
+	int stop;        /* atomic: a worker failed */
+	shared_points sp;
+	worker<T, Fn> w[GK_MAX_DEVICES];
+};
+
+template <typename T, typename Fn>
+void work(worker<T, Fn> *w)
+{
+	job<T, Fn> *j = w->j;
+	t_shared = &j->sp;
+	const int64_t units = j->gm * j->gn;
+	for (;;) {
+		if (__atomic_load_n(&j->stop, __ATOMIC_ACQUIRE))
+			break;
+		const int64_t u = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+		if (u >= units)
+			break;
+		const int64_t bi = u / j->gn, bj = u % j->gn;
+		const int64_t i0 = bi * j->um, j0 = bj * j->un;
+		const int64_t rows = gk_hm_extent(j->m, j->um, bi), cols = gk_hm_extent(j->n, j->un, bj);
+		const gk_status st = j->run(j->fn, &w->o, rows, cols, j->k, j->alpha, j->a + i0 * j->rs_a,
+		                            j->rs_a, j->cs_a, j->b + j0 * j->cs_b, j->rs_b, j->cs_b, j->beta,
+		                            j->c + i0 * j->rs_c + j0, j->rs_c);
+		if (st != GK_OK) {
+			w->st = st;
+			strncpy(w->msg, gk_last_error(), sizeof w->msg - 1);
+			w->msg[sizeof w->msg - 1] = '\0';
+			__atomic_store_n(&j->stop, 1, __ATOMIC_RELEASE);
+			break;
+		}
+		w->units++;
+	}
+	t_shared = nullptr;
+}
+
+template <typename T, typename Fn>
+void *work_thread(void *arg)
+{
+	work<T, Fn>((worker<T, Fn> *)arg);
+	return NULL;
+}
+
+/* Each worker's budget: the context's, or its share of its device's free
+ * memory; deterministic: one budget for all. */
+gk_status budgets(const char *fn_name, const gk_hm_multi *o, size_t *out)
+{
+	int prev = 0;
+	HM_TRY(fn_name, cudaGetDevice(&prev));
+	size_t least = (size_t)-1;
+	gk_status st = GK_OK;
+	for (int i = 0; i < o->ndev && st == GK_OK; i++) {
+		int sharing = 0, first = i;
+		for (int q = 0; q < o->ndev; q++)
+			if (o->devices[q] == o->devices[i]) {
+				sharing++;
+				if (q < first)
+					first = q;
+			}
+		if (first != i) {
+			out[i] = out[first];
+			continue;
+		}
+		size_t free_b = 0, total_b = 0;
+		cudaError_t e = HM_CK(cudaSetDevice(o->devices[i]));
+		if (e == cudaSuccess)
+			e = HM_CK(cudaMemGetInfo(&free_b, &total_b));
+		if (e != cudaSuccess) {
+			st = status(e, fn_name, "cudaMemGetInfo");
+			break;
+		}
+		const size_t share = default_budget(free_b, total_b) / (size_t)sharing;
+		out[i] = o->budget != 0 && o->budget < share ? o->budget : share;
+		if (out[i] < least)
+			least = out[i];
+	}
+	cudaSetDevice(prev);
+	if (st != GK_OK)
+		return st;
+	if (o->deterministic) {
+		size_t det = o->budget != 0 ? o->budget : GK_HM_DET_BUDGET;
+		if (o->budget == 0 && least < det)
+			det = least;
+		for (int i = 0; i < o->ndev; i++)
+			out[i] = det;
+	}
+	return GK_OK;
+}
+
+template <typename T, typename Fn>
+gk_status multi_run(job<T, Fn> *j, const gk_hm_multi *o)
+{
+	const char *fn_name = j->fn_name;
+	GK_RETURN_IF(o->ndev < 1 || o->ndev > GK_MAX_DEVICES, GK_ERR_INVALID_VALUE,
+	             "%s: %d devices in the list", fn_name, o->ndev);
+	gk_hm_unit_grid(j->m, j->n, unit_edge(), &j->um, &j->un, &j->gm, &j->gn);
+	/* No more workers than units: the first entries of the list. */
+	const int64_t units = j->gm * j->gn;
+	const int nw = (int64_t)o->ndev < units ? o->ndev : (int)units;
+	gk_hm_multi lo = *o;
+	lo.ndev = nw;
+	size_t budget[GK_MAX_DEVICES];
+	GK_FORWARD(budgets(fn_name, &lo, budget));
+	int total = o->threads > 0 ? o->threads : gk_resolve_threads(0);
+	if (total > 16)
+		total = 16;
+	int per = total / nw;
+	if (per < 1)
+		per = 1;
+	for (int i = 0; i < nw; i++) {
+		worker<T, Fn> *w = &j->w[i];
+		w->j = j;
+		w->index = i;
+		w->o.device = o->devices[i];
+		w->o.stream = NULL;
+		w->o.budget = budget[i];
+		w->o.threads = per;
+		w->st = GK_OK;
+		w->msg[0] = '\0';
+		w->units = 0;
+		w->started = false;
+	}
+	/* Worker 0 is this thread; a thread that cannot be started leaves its
+	 * share to the others. */
+	for (int i = 1; i < nw; i++)
+		j->w[i].started = pthread_create(&j->w[i].tid, NULL, work_thread<T, Fn>, &j->w[i]) == 0;
+	work<T, Fn>(&j->w[0]);
+	for (int i = 1; i < nw; i++)
+		if (j->w[i].started)
+			pthread_join(j->w[i].tid, NULL);
+	t_nworkers = nw;
+	for (int i = 0; i < nw; i++)
+		t_units[i] = j->w[i].units;
+	for (int i = 0; i < nw; i++)
+		if (j->w[i].st != GK_OK)
+			return gk_set_error(j->w[i].st, "%s", j->w[i].msg);
+	return GK_OK;
+}
+
+template <typename T, typename Fn>
+gk_status multi_call(const char *fn_name,
+                     gk_status (*run)(Fn, const gk_hm_opts *, int64_t, int64_t, int64_t, T,
+                                      const T *, int64_t, int64_t, const T *, int64_t, int64_t, T,
+                                      T *, int64_t),
+                     Fn fn, const gk_hm_multi *o, int64_t m, int64_t n, int64_t k, T alpha,
+                     const T *a, int64_t rs_a, int64_t cs_a, const T *b, int64_t rs_b, int64_t cs_b,
+                     T beta, T *c, int64_t rs_c)
+{
+	if (!gk_cuda_available())
+		return gk_set_error(GK_ERR_NO_GPU, "%s: no CUDA device is present", fn_name);
+	job<T, Fn> *j = (job<T, Fn> *)calloc(1, sizeof(job<T, Fn>));
+	GK_RETURN_IF(j == NULL, GK_ERR_NO_MEMORY, "%s: out of host memory", fn_name);
+	j->fn_name = fn_name, j->run = run, j->fn = fn;
+	j->m = m, j->n = n, j->k = k, j->alpha = alpha, j->beta = beta;
+	j->a = a, j->b = b, j->c = c;
+	j->rs_a = rs_a, j->cs_a = cs_a, j->rs_b = rs_b, j->cs_b = cs_b, j->rs_c = rs_c;
+	j->sp.fail_at = fail_at_setting();
+	j->sp.points = 0;
+	t_nworkers = 0;
+	t_shared = &j->sp;
+	gk_status st = multi_run<T, Fn>(j, o);
+	t_shared = nullptr;
+	fail_publish(__atomic_load_n(&j->sp.points, __ATOMIC_RELAXED));
+	free(j);
+	return st;
+}
+
+} /* namespace */
+
+extern "C" gk_status gk_hm_multi_sgemm(gk_cuda_sgemm_fn fn, const gk_hm_multi *o, int64_t m,
+                                       int64_t n, int64_t k, float alpha, const float *a,
+                                       int64_t rs_a, int64_t cs_a, const float *b, int64_t rs_b,
+                                       int64_t cs_b, float beta, float *c, int64_t rs_c)
+{
+	return multi_call<float, gk_cuda_sgemm_fn>("gk_sgemm", gk_hm_sgemm, fn, o, m, n, k, alpha, a,
+	                                           rs_a, cs_a, b, rs_b, cs_b, beta, c, rs_c);
+}
+
+extern "C" gk_status gk_hm_multi_dgemm(gk_cuda_dgemm_fn fn, const gk_hm_multi *o, int64_t m,
+                                       int64_t n, int64_t k, double alpha, const double *a,
+                                       int64_t rs_a, int64_t cs_a, const double *b, int64_t rs_b,
+                                       int64_t cs_b, double beta, double *c, int64_t rs_c)
+{
+	return multi_call<double, gk_cuda_dgemm_fn>("gk_dgemm", gk_hm_dgemm, fn, o, m, n, k, alpha, a,
+	                                            rs_a, cs_a, b, rs_b, cs_b, beta, c, rs_c);
+}
+
+extern "C" void gk_hm_set_unit(int64_t edge)
+{
+	__atomic_store_n(&g_unit_edge, (long long)(edge > 0 ? edge : 0), __ATOMIC_RELAXED);
+}
+
+extern "C" int gk_hm_last_units(int64_t *out, int cap)
+{
+	for (int i = 0; i < t_nworkers && i < cap && out != NULL; i++)
+		out[i] = t_units[i];
+	return t_nworkers;
+}
