@@ -42,6 +42,11 @@ static void usage(FILE *f)
 "                     fastest) or default (GK_PRECISION from the environment,\n"
 "                     else strict); it chooses what auto runs, and the bound\n"
 "                     of the check follows the mode (docs/PRECISION.md)\n"
+"  --devices LIST     the GPUs a product from host memory shares its work\n"
+"                     among: device ordinals separated by commas (0,1; a\n"
+"                     device listed twice runs two workers on it, 0,0), or\n"
+"                     all (every visible device: the default); for --backend\n"
+"                     cuda or a cuda.* algorithm\n"
 "  --dtype s|d        s = float32, d = float64 (default s, or the dtype of the\n"
 "                     first input file); input files of the other dtype are\n"
 "                     converted\n"
@@ -90,7 +95,7 @@ static void usage(FILE *f)
 enum {
 	OPT_ALGO, OPT_DTYPE, OPT_THREADS, OPT_LAYOUT, OPT_TRANSA, OPT_TRANSB, OPT_ALPHA, OPT_BETA,
 	OPT_REPEAT, OPT_SEED, OPT_A, OPT_B, OPT_C, OPT_SAVE_A, OPT_SAVE_B, OPT_SAVE_C, OPT_SAVE,
-	OPT_NO_CHECK, OPT_TOL, OPT_PRINT, OPT_BACKEND, OPT_PRECISION
+	OPT_NO_CHECK, OPT_TOL, OPT_PRINT, OPT_BACKEND, OPT_PRECISION, OPT_DEVICES
 };
 
 static const struct {
@@ -104,6 +109,7 @@ static const struct {
 	[OPT_SAVE_A] = {"save-a", 1}, [OPT_SAVE_B] = {"save-b", 1}, [OPT_SAVE_C] = {"save-c", 1},
 	[OPT_SAVE] = {"save", 1}, [OPT_NO_CHECK] = {"no-check", 0}, [OPT_TOL] = {"tol", 1},
 	[OPT_PRINT] = {"print", 0}, [OPT_BACKEND] = {"backend", 1}, [OPT_PRECISION] = {"precision", 1},
+	[OPT_DEVICES] = {"devices", 1},
 };
 #define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 
@@ -141,6 +147,8 @@ static int apply_option(gemm_opts *o, int opt, const char *v)
 			return 2;
 		}
 		break;
+	case OPT_DEVICES:
+		return gemm_parse_devices(v, o);
 	case OPT_ALGO:
 		o->algo = v;
 		break;
@@ -372,6 +380,9 @@ int gk_cmd_gemm(int argc, char **argv)
 		rc = 2;
 		goto done;
 	}
+	rc = gemm_apply_devices(ctx, &o);
+	if (rc)
+		goto done;
 
 	rc = gemm_load_inputs(&o, in);
 	if (rc)

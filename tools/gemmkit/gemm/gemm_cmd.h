@@ -27,6 +27,8 @@ typedef struct {
 	gk_backend backend;     /* --backend (GK_BACKEND_AUTO by default) */
 	gk_precision precision; /* --precision (GK_PRECISION_DEFAULT by default) */
 	gk_precision bound_mode; /* the mode of the product that runs: its error bound */
+	int devices[GK_MAX_DEVICES]; /* --devices: the list (ndevices 0: all, the default) */
+	int ndevices, devices_set;
 	int dtype_set;
 	npy_dtype dtype;
 	int64_t threads;
@@ -83,6 +85,13 @@ void gemm_print_report(const gemm_opts *o, const gemm_problem *p, const gk_algo_
 /* The error against the long double reference, its bound and PASS/FAIL, as
  * lines of the report; 0 passed, 1 failed or could not be checked. */
 int gemm_check_result(const gemm_opts *o, const gemm_problem *p);
+
+/* gemm_devices.c: --devices LIST into o (0, or 2 after printing why); the
+ * list onto the context (0, or 2 after printing why; a note when the
+ * product runs on the CPU); the report's "devices:" line. */
+int gemm_parse_devices(const char *v, gemm_opts *o);
+int gemm_apply_devices(gk_context *ctx, const gemm_opts *o);
+void gemm_print_devices(const gemm_opts *o);
 
 /* The library's error for a call that failed, with gk_last_error(). */
 void gemm_report_lib_error(const char *what, gk_status st);

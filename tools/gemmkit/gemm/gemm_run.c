@@ -91,6 +91,7 @@ void gemm_print_report(const gemm_opts *o, const gemm_problem *p, const gk_algo_
 	       o->backend == GK_BACKEND_CUDA ? (p->dtype == NPY_F64 ? ")" : ", precision below)") : "");
 	if (o->backend == GK_BACKEND_CUDA && p->dtype != NPY_F64)
 		printf("precision: %s\n", gk_precision_name(o->bound_mode));
+	gemm_print_devices(o);
 	printf("dtype:     %s (%s)\n", p->dtype == NPY_F64 ? "d" : "s", npy_dtype_name(p->dtype));
 	printf("layout:    %s, op(A) = %s, op(B) = %s, alpha = %g, beta = %g\n",
 	       p->layout == GK_ROW_MAJOR ? "row-major" : "column-major",
