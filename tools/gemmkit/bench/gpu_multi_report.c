@@ -155,7 +155,8 @@ static void fmt_time(char *b, size_t l, const mg_out *q)
 {
 	if (q->r.status == BENCH_OK)
 		snprintf(b, l, "%.3f s, %.1f TFLOPS", q->r.median_s, q->r.rate / 1e3);
-	else if (q->r.status == BENCH_UNAVAILABLE || (q->r.status == BENCH_SKIP && q->note[0]))
+	else if (q->note[0] && (q->r.status == BENCH_UNAVAILABLE || q->r.status == BENCH_SKIP ||
+	                        q->r.status == BENCH_FAIL))
 		snprintf(b, l, "%s (%s)", bench_status_mark(q->r.status), q->note);
 	else
 		snprintf(b, l, "%s", bench_status_mark(q->r.status));
