@@ -324,6 +324,9 @@ int bench_run_multi(const bench_opts *o)
 				q->r = res[i];
 				q->same = sd[i].same;
 				snprintf(q->note, sizeof q->note, "%s", q->same == 0 || q->same == -1 ? sd[i].det_why : cs[i].why);
+				/* The engine clears why before the checked run: the block dimension again. */
+				if (sd[i].spec.xt && q->r.status == BENCH_OK)
+					snprintf(q->note, sizeof q->note, "block dimension %d", sd[i].hm.xt_block);
 			}
 		}
 	mg_write_report(&rep, o, cs, sd, nc, out, ndev);
