@@ -86,7 +86,7 @@ for c in bench gemm info; do contains "$T/err" "$c" "unknown command names the c
 # --- help of each command -------------------------------------------------------
 expect 0 "gemm --help" gemm --help
 for o in M N K --algo --dtype --threads --layout --transa --transb --alpha --beta --repeat \
-	--seed --a --b --c --save-a --save-b --save-c --save --no-check --tol --print; do
+	--seed --a --b --c --save-a --save-b --save-c --save --no-check --tol --print --devices; do
 	contains "$T/out" " $o" "gemm --help"
 done
 expect 0 "help gemm" help gemm ; contains "$T/out" "--transa" "help gemm"
@@ -97,6 +97,17 @@ if grep -q "not built yet" "$T/err"; then
 	: # bench is not part of this build yet
 elif [ "$rc" -eq 0 ] && grep -q -- "--" "$T/out"; then ok
 else bad "bench --help exited $rc or lists no option"; fi
+# The multi-GPU suite: its own --help; its contenders listed without a GPU
+# (in a build with CUDA; without, the suite says so and exits 1).
+expect 0 "bench gpu-multi --help" bench --suite gpu-multi --help
+contains "$T/out" "gemmkit-det-dN" "bench gpu-multi --help"
+run bench --suite gpu-multi --list --algos gemmkit-det-w2,cublasxt-d4
+if [ "$rc" -eq 0 ]; then
+	contains "$T/out" "gemmkit-det-d1" "gpu-multi adds the -det-d1 reference"
+	contains "$T/out" "devices 0,1,2,3" "gpu-multi --list"
+	expect 2 "bench gpu-multi bad contender" bench --suite gpu-multi --list --algos gemmkit-d9
+elif [ "$rc" -eq 1 ]; then contains "$T/err" "without CUDA" "gpu-multi without CUDA"
+else bad "bench --suite gpu-multi --list exited $rc"; fi
 
 # --- bad command lines ----------------------------------------------------------
 expect 2 "unknown option" gemm 8 8 8 --frobnicate
@@ -122,6 +133,23 @@ expect 2 "info unknown option" info --frobnicate
 expect 2 "bad --precision" gemm 8 8 8 --precision fp16
 contains "$T/err" "strict" "bad --precision names the modes"
 expect 2 "bad --backend" gemm 8 8 8 --backend gpu
+# --devices: ordinals separated by commas, or all; a bad list is refused
+# before anything runs, naming the entry at fault.
+expect 2 "--devices empty" gemm 8 8 8 --devices ""
+expect 2 "--devices empty entry" gemm 8 8 8 --devices 0,,1
+contains "$T/err" "entry 2 is empty" "--devices empty entry"
+expect 2 "--devices trailing comma" gemm 8 8 8 --devices 0,
+expect 2 "--devices negative" gemm 8 8 8 --devices 0,-1
+contains "$T/err" "negative" "--devices negative"
+expect 2 "--devices not a number" gemm 8 8 8 --devices 0,one
+expect 2 "--devices hex" gemm 8 8 8 --devices 0x1
+expect 2 "--devices too many" gemm 8 8 8 --devices "$(seq -s, 0 64)"
+contains "$T/err" "more than 64 entries" "--devices too many"
+expect 0 "--devices on the CPU" gemm 8 8 8 --devices 0,1,1 --seed "$SEED"
+contains "$T/out" "devices:   0,1,1 (3 workers)" "--devices on the CPU"
+contains "$T/err" "runs on the CPU" "--devices on the CPU"
+expect 0 "--devices all" gemm 8 8 8 --devices all --seed "$SEED"
+contains "$T/out" "all visible" "--devices all"
 expect 0 "--precision tf32 on the CPU" gemm 33 17 65 --precision tf32 --seed "$SEED"
 contains "$T/out" "check:     PASS" "--precision tf32 on the CPU"
 # The seed's time-cost model needs no GPU with a device from its tables:

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "bench/engine.h"
 #include "bench/gpu_gf256.h"
+#include "bench/gpu_multi.h"
 #include "bench/suite.h"
 #include "cli_util.h"
 #include "commands.h"
@@ -329,6 +330,8 @@ static int parse_options(int argc, char **argv, bench_opts *o)
 		if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
 			if (gf)
 				usage_gf256(stdout);
+			else if (kind == BENCH_KIND_MULTI)
+				bench_multi_usage(stdout);
 			else
 				usage(stdout);
 			return -1;
@@ -449,6 +452,7 @@ int gk_cmd_bench(int argc, char **argv)
 			break;
 		case BENCH_KIND_HOSTMEM: rc = bench_run_hostmem(o); break;
 		case BENCH_KIND_HXV: rc = bench_run_hxv(o); break;
+		case BENCH_KIND_MULTI: rc = bench_run_multi(o); break;
 		default: rc = bench_run_gemm(o); break;
 		}
 	}

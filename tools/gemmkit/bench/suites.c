@@ -106,6 +106,18 @@ const bench_suite bench_suites[] = {
 	 "gemmkit,gemmkit-accurate,gemmkit-tf32,gemmkit-b4,gemmkit-pageable,cublasxt,cublas-copies,"
 	 "cublas-copies-tf32",
 	 "65536,90000", "65536", NULL, "s", "1", NULL, 120, 0, 0, "gemmkit-bench-gpu-hostmem-heavy", NULL, NULL},
+	/* Several GPUs of one host (docs/CUDA_MULTI.md); rows that need more
+	 * devices than are present are n/a, never a failure. */
+	{"gpu-multi", BENCH_KIND_MULTI,
+	 "host-pointer SGEMM on several GPUs of one host, end to end from pinned memory:\n"
+	 "gemmkit (strict, FP32-accurate, TF32) on 1, 2 and 4 devices, two workers on\n"
+	 "one card, the deterministic mode checked bit for bit, vs cuBLASXt on the same\n"
+	 "devices; N = 32768, 65536; scaling efficiency (--suite gpu-multi --help)",
+	 "4-6 min on one H100",
+	 "gemmkit-d1,gemmkit-d2,gemmkit-d4,gemmkit-accurate-d1,gemmkit-accurate-d2,gemmkit-accurate-d4,"
+	 "gemmkit-tf32-d1,gemmkit-tf32-d2,gemmkit-tf32-d4,gemmkit-w2,gemmkit-det-d1,gemmkit-det-d2,gemmkit-det-d4,"
+	 "gemmkit-det-w2,cublasxt-d1,cublasxt-d2,cublasxt-d4",
+	 "32768,65536", "16384", NULL, "s", "1", NULL, 120, 0, 0, "gemmkit-bench-gpu-multi", NULL, NULL},
 	{"peak", BENCH_KIND_PEAK,
 	 "the multiply-add peak alone: float and double, each vector instruction\n"
 	 "set the CPU has (AVX-512, AVX2, SSE2), 1 thread and all processors;\n"
