@@ -33,16 +33,30 @@ namespace {
 
 using namespace gk_hm;
 
-/* Rates for the planner's cost model, by launcher (FLOP/s on large tiles). */
+/* Rates for the planner's cost model, by launcher: FLOP/s on large tiles
+ * and the tile side at which a side halves it. Measured in core on an
+ * H100 at k = 32768 (docs/CUDA_HOSTMEM.md "Tiles, slots, order"): the tensor-core
+ * launchers lose more on small tiles than the FFMA ones (TF32 83 TFLOPS
+ * at 1024², 213 at 2816², 323 at 8192², 353 at 16384²; 3xTF32 71, 102,
+ * 121, 120; FFMA 33, 39, 43, 44). */
 double launcher_rate(const void *fn, size_t es)
 {
 	if (es == 8)
 		return 50e12;
 	if (fn == (const void *)gk_cuda_sgemm_tf32)
-		return 300e12;
+		return 350e12;
 	if (fn == (const void *)gk_cuda_sgemm_3xtf32)
-		return 120e12;
+		return 125e12;
 	return 40e12;
+}
+
+double launcher_side_half(const void *fn, size_t es)
+{
+	if (es == 4 && fn == (const void *)gk_cuda_sgemm_tf32)
+		return 800;
+	if (es == 4 && fn == (const void *)gk_cuda_sgemm_3xtf32)
+		return 300;
+	return 128;
 }
 
 /* The tensor-core launchers split their operands into TF32 planes: about
@@ -182,6 +196,7 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 			pp.ws_fixed = budget / 8;
 		pp.link_bps = 50e9;
 		pp.flops = launcher_rate((const void *)fn, es);
+		pp.side_half = launcher_side_half((const void *)fn, es);
 		pp.a_col_lines = cs_a != 1;
 		pp.b_col_lines = cs_b != 1;
 		TRY_OUT(gk_hm_plan_make(&pp, &pl));

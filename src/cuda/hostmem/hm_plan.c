@@ -128,7 +128,8 @@ static int evaluate(const gk_hm_params *p, int b_outer, int64_t mt, int64_t nt, 
 	const double rate = p->flops > 0 ? p->flops : 40e12;
 	const double h2d = o_bytes + i_bytes + (p->beta_nonzero ? c_bytes : 0);
 	const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k;
-	const double eff = side_eff(mt < p->m ? mt : p->m, 128) * side_eff(nt < p->n ? nt : p->n, 128) *
+	const double half = p->side_half > 0 ? p->side_half : 128;
+	const double eff = side_eff(mt < p->m ? mt : p->m, half) * side_eff(nt < p->n ? nt : p->n, half) *
 	                   side_eff(kt < p->k ? kt : p->k, 32);
 	const double steps = (double)mb * (double)nb * (double)kb;
 	/* Strided copies of short lines run below the link's rate. */

@@ -52,6 +52,9 @@ typedef struct gk_hm_params {
 	                       * where tiles fit beside it, dropped where none do */
 	double link_bps;      /* bytes/s each way over the host link (0: 50e9) */
 	double flops;         /* device FLOP/s on large tiles (0: 40e12) */
+	double side_half;     /* the tile side at which the launcher runs at half its rate along
+	                       * that side (0: 128); its rate on an mt x nt x kt tile is
+	                       * flops x s(mt) s(nt) s'(kt), s(x) = x / (x + side_half) */
 	int64_t min_tile;     /* 0: a granule chosen from the sizes */
 	int force_outer;      /* 0: planner's choice, 1: A outer, 2: B outer (tests) */
 	int a_col_lines, b_col_lines; /* 1: the operand's columns are contiguous (its
