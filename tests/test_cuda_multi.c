@@ -17,7 +17,8 @@
  * for every list, and two runs with the same list too. Every unit is
  * computed once (the workers' unit counts sum to the grid). Then injected
  * failures (gk_hm_set_fail_at: the n-th checkpoint of the whole call,
- * whichever worker reaches it): a status, nothing of the driver left
+ * whichever worker reaches it): a status (or success for a call that
+ * passed fewer checkpoints than that), nothing of the driver left
  * (gk_hm_live_resources), no error for cudaGetLastError. A device list
  * naming an absent device is refused. GK_TEST_SMALL=1 runs a short list
  * (compute-sanitizer).
@@ -239,11 +240,22 @@ static void failures(void)
 		no_last_error(what);
 		TU_CHECK(gk_hm_live_resources() == live, "%s: the driver holds %ld resources, %ld before", what,
 		         gk_hm_live_resources(), live);
-		TU_CHECK(st == GK_ERR_NO_MEMORY || st == GK_ERR_CUDA, "%s: status %d (%s)", what, st, gk_last_error());
-		TU_CHECK(strstr(gk_last_error(), "injected") != NULL, "%s: message '%s'", what, gk_last_error());
-		n_fail += st != GK_OK;
+		/* The count of a call depends a little on the schedule (a worker
+		 * that takes no unit opens no session, a half's slots are
+		 * allocated when first used): a call that passed fewer than `at`
+		 * checkpoints succeeds, any other fails. */
+		const int passed = gk_hm_last_checkpoints();
+		if (st == GK_OK) {
+			TU_CHECK(passed < at, "%s: succeeded after %d checkpoints", what, passed);
+		} else {
+			TU_CHECK(st == GK_ERR_NO_MEMORY || st == GK_ERR_CUDA, "%s: status %d (%s)", what, st,
+			         gk_last_error());
+			TU_CHECK(strstr(gk_last_error(), "injected") != NULL, "%s: message '%s'", what, gk_last_error());
+			n_fail++;
+		}
 		tried++;
 	}
+	TU_CHECK(n_fail > tried / 2, "failures: only %d of %d tries failed", n_fail, tried);
 	printf("injected failures, two workers: %d of %d tried returned a status and left nothing behind\n",
 	       n_fail, tried);
 	/* And the call works again. */

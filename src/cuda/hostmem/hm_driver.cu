@@ -143,9 +143,27 @@ void events_destroy(slot_events *s)
 	} while (0)
 #define CUDA_OUT(call) ACQ_OUT(HM_CK(call), #call)
 
+} /* namespace */
+
+/* A worker's run of calls (hostmem.h): streams kept from call to call,
+ * loads of each half on a stream of their own (so that a call's first
+ * loads do not queue behind the previous call's last ones), and the two
+ * halves of the slots, each free again when its last call's results are
+ * back (half_free, recorded on d2h). */
+struct gk_hm_session {
+	int device;
+	cudaStream_t h2d[2], d2h, comp;
+	char *half[2];
+	size_t half_bytes[2];
+	cudaEvent_t half_free[2];
+	int cur;
+};
+
+namespace {
+
 template <typename K>
 gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *stream, size_t budget,
-                 int threads, int64_t m, int64_t n, int64_t k, typename K::elem alpha,
+                 int threads, gk_hm_session *ses, int64_t m, int64_t n, int64_t k, typename K::elem alpha,
                  const typename K::elem *a, int64_t rs_a, int64_t cs_a,
                  const typename K::elem *b, int64_t rs_b, int64_t cs_b, typename K::elem beta,
                  typename K::elem *c, int64_t rs_c)
@@ -178,15 +196,22 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 	operand x[3];
 	memset(x, 0, sizeof x);
 	size_t free_b = 0, total_b = 0;
+	int half = 0;
+	bool queued_only = false; /* session: return once queued */
 
 	if (dev != prev)
 		CUDA_OUT(cudaSetDevice(dev));
-	/* The budget: the context's, at most what is free less a margin. */
-	CUDA_OUT(cudaMemGetInfo(&free_b, &total_b));
-	{
+	/* The budget: the context's, at most what is free less a margin; in a
+	 * session, half of what the caller sized. */
+	if (ses != NULL) {
+		budget /= 2;
+	} else {
+		CUDA_OUT(cudaMemGetInfo(&free_b, &total_b));
 		const size_t avail = default_budget(free_b, total_b);
 		if (budget == 0 || budget > avail)
 			budget = avail;
+	}
+	{
 		gk_hm_params pp;
 		memset(&pp, 0, sizeof pp);
 		pp.m = m, pp.n = n, pp.k = k, pp.esize = es, pp.beta_nonzero = beta_nz, pp.budget = budget;
@@ -214,30 +239,56 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 		cl.threads = 16;
 
 	/* Streams, events, slots, staging. */
-	ACQ_OUT(stream_create(&cl.h2d), "cudaStreamCreate(h2d)");
-	ACQ_OUT(stream_create(&cl.d2h), "cudaStreamCreate(d2h)");
-	if (stream == NULL) {
-		ACQ_OUT(stream_create(&own_comp), "cudaStreamCreate(comp)");
-		cl.comp = own_comp;
+	if (ses != NULL) {
+		half = ses->cur;
+		cl.h2d = ses->h2d[half], cl.d2h = ses->d2h, cl.comp = ses->comp;
 	} else {
-		cl.comp = (cudaStream_t)stream;
+		ACQ_OUT(stream_create(&cl.h2d), "cudaStreamCreate(h2d)");
+		ACQ_OUT(stream_create(&cl.d2h), "cudaStreamCreate(d2h)");
+		if (stream == NULL) {
+			ACQ_OUT(stream_create(&own_comp), "cudaStreamCreate(comp)");
+			cl.comp = own_comp;
+		} else {
+			cl.comp = (cudaStream_t)stream;
+		}
+		ACQ_OUT(event_create(&start), "cudaEventCreate(start)");
 	}
-	ACQ_OUT(event_create(&start), "cudaEventCreate(start)");
 	TRY_OUT(events_create(fn_name, &ea, pl.na));
 	TRY_OUT(events_create(fn_name, &eb, pl.nbs));
 	TRY_OUT(events_create(fn_name, &ec, pl.nc));
 	for (int q = 0; q < pl.nc; q++)
 		ACQ_OUT(event_create(&c_done[q]), "cudaEventCreate(done)");
-	ACQ_OUT(dev_alloc(&slab, (size_t)pl.na * pl.slot_a + (size_t)pl.nbs * pl.slot_b + (size_t)pl.nc * pl.slot_c),
-	        "cudaMalloc(slots)");
+	{
+		const size_t need = (size_t)pl.na * pl.slot_a + (size_t)pl.nbs * pl.slot_b + (size_t)pl.nc * pl.slot_c;
+		if (ses == NULL) {
+			ACQ_OUT(dev_alloc(&slab, need), "cudaMalloc(slots)");
+		} else {
+			/* The half's last call must be done before it is replaced. */
+			if (ses->half_bytes[half] < need) {
+				CUDA_OUT(cudaEventSynchronize(ses->half_free[half]));
+				dev_free(&ses->half[half]);
+				ses->half_bytes[half] = 0;
+				ACQ_OUT(dev_alloc(&ses->half[half], need), "cudaMalloc(slots)");
+				ses->half_bytes[half] = need;
+			}
+			slab = ses->half[half];
+		}
+	}
 	if (x[0].how == HOST_STAGE || x[1].how == HOST_STAGE || x[2].how == HOST_STAGE) {
 		staged = true;
 		TRY_OUT(staging_take(fn_name, dev, &priv, &cl.stg, &locked));
 	}
-	/* Work already queued on the context's stream comes first. */
-	CUDA_OUT(cudaEventRecord(start, cl.comp));
-	CUDA_OUT(cudaStreamWaitEvent(cl.h2d, start, 0));
-	CUDA_OUT(cudaStreamWaitEvent(cl.d2h, start, 0));
+	if (ses == NULL) {
+		/* Work already queued on the context's stream comes first. */
+		CUDA_OUT(cudaEventRecord(start, cl.comp));
+		CUDA_OUT(cudaStreamWaitEvent(cl.h2d, start, 0));
+		CUDA_OUT(cudaStreamWaitEvent(cl.d2h, start, 0));
+	} else {
+		/* The half's slots are written after its last call has read them
+		 * and sent its C back. */
+		CUDA_OUT(cudaStreamWaitEvent(cl.h2d, ses->half_free[half], 0));
+		CUDA_OUT(cudaStreamWaitEvent(cl.comp, ses->half_free[half], 0));
+	}
 
 	{
 		const operand *xa = &x[0], *xb = &x[1], *xc = &x[2];
@@ -310,17 +361,37 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 		}
 		TRY_OUT(drain_step(&pl.steps[pl.nsteps - 1]));
 	}
-	CUDA_OUT(cudaStreamSynchronize(cl.d2h));
-	CUDA_OUT(cudaStreamSynchronize(cl.comp));
+	if (ses != NULL) {
+		CUDA_OUT(cudaEventRecord(ses->half_free[half], cl.d2h));
+		/* Staged or registered operands: their staging ring and pages are
+		 * given back below, so the call waits for its copies. */
+		queued_only = !staged && regs.n == 0;
+		ses->cur ^= 1;
+	}
+	if (!queued_only) {
+		CUDA_OUT(cudaStreamSynchronize(cl.d2h));
+		CUDA_OUT(cudaStreamSynchronize(cl.comp));
+	}
 out:
-	/* Wait for whatever was queued, then give everything back. */
-	if (cl.h2d != NULL)
-		cudaStreamSynchronize(cl.h2d);
-	if (cl.comp != NULL)
-		cudaStreamSynchronize(cl.comp);
-	if (cl.d2h != NULL)
-		cudaStreamSynchronize(cl.d2h);
-	dev_free(&slab);
+	/* Wait for whatever was queued (but the session's queued work on
+	 * success), then give everything back. The events of a queued call may
+	 * be destroyed now: the waits already queued keep their records. */
+	if (!queued_only) {
+		if (cl.h2d != NULL)
+			cudaStreamSynchronize(cl.h2d);
+		if (cl.comp != NULL)
+			cudaStreamSynchronize(cl.comp);
+		if (cl.d2h != NULL)
+			cudaStreamSynchronize(cl.d2h);
+		if (ses != NULL && st != GK_OK) {
+			cudaStreamSynchronize(ses->h2d[half ^ 1]);
+			cudaStreamSynchronize(ses->h2d[half]);
+		}
+	}
+	if (ses == NULL)
+		dev_free(&slab);
+	else
+		cl.h2d = cl.d2h = cl.comp = NULL; /* the session's */
 	events_destroy(&ea);
 	events_destroy(&eb);
 	events_destroy(&ec);
@@ -351,7 +422,7 @@ gk_status hm_call(const char *fn_name, typename K::fn fn, const gk_hm_opts *o, i
 	if (!gk_cuda_available())
 		return gk_set_error(GK_ERR_NO_GPU, "%s: no CUDA device is present", fn_name);
 	fail_arm();
-	const gk_status st = hm_run<K>(fn_name, fn, o->device, o->stream, o->budget, o->threads, m, n, k,
+	const gk_status st = hm_run<K>(fn_name, fn, o->device, o->stream, o->budget, o->threads, o->session, m, n, k,
 	                               alpha, a, rs_a, cs_a, b, rs_b, cs_b, beta, c, rs_c);
 	fail_disarm();
 	return st;
@@ -375,4 +446,64 @@ extern "C" gk_status gk_hm_dgemm(gk_cuda_dgemm_fn fn, const gk_hm_opts *o, int64
 {
 	return hm_call<dgemm_t>("gk_dgemm", fn, o, m, n, k, alpha, a, rs_a, cs_a, b, rs_b, cs_b, beta, c,
 	                        rs_c);
+}
+
+extern "C" gk_status gk_hm_session_open(const char *fn, int device, gk_hm_session **out)
+{
+	*out = NULL;
+	gk_hm_session *ss = (gk_hm_session *)calloc(1, sizeof *ss);
+	GK_RETURN_IF(ss == NULL, GK_ERR_NO_MEMORY, "%s: out of host memory", fn);
+	ss->device = device;
+	int prev = 0;
+	cudaError_t e = HM_CK(cudaGetDevice(&prev));
+	if (e == cudaSuccess && prev != device)
+		e = HM_CK(cudaSetDevice(device));
+	const char *what = "cudaSetDevice";
+	if (e == cudaSuccess && (e = stream_create(&ss->h2d[0])) != cudaSuccess)
+		what = "cudaStreamCreate(h2d)";
+	if (e == cudaSuccess && (e = stream_create(&ss->h2d[1])) != cudaSuccess)
+		what = "cudaStreamCreate(h2d)";
+	if (e == cudaSuccess && (e = stream_create(&ss->d2h)) != cudaSuccess)
+		what = "cudaStreamCreate(d2h)";
+	if (e == cudaSuccess && (e = stream_create(&ss->comp)) != cudaSuccess)
+		what = "cudaStreamCreate(comp)";
+	if (e == cudaSuccess && (e = event_create(&ss->half_free[0])) != cudaSuccess)
+		what = "cudaEventCreate(half)";
+	if (e == cudaSuccess && (e = event_create(&ss->half_free[1])) != cudaSuccess)
+		what = "cudaEventCreate(half)";
+	if (e != cudaSuccess) {
+		const gk_status st = status(e, fn, what);
+		gk_hm_session_close(fn, ss);
+		return st;
+	}
+	*out = ss;
+	return GK_OK;
+}
+
+extern "C" gk_status gk_hm_session_close(const char *fn, gk_hm_session *ss)
+{
+	if (ss == NULL)
+		return GK_OK;
+	int prev = 0;
+	cudaGetDevice(&prev);
+	cudaSetDevice(ss->device);
+	gk_status st = GK_OK;
+	cudaStream_t all[4] = {ss->h2d[0], ss->h2d[1], ss->comp, ss->d2h};
+	for (int q = 0; q < 4; q++)
+		if (all[q] != NULL) {
+			const cudaError_t e = HM_CK(cudaStreamSynchronize(all[q]));
+			if (e != cudaSuccess && st == GK_OK)
+				st = status(e, fn, "cudaStreamSynchronize(worker)");
+		}
+	for (int h = 0; h < 2; h++) {
+		dev_free(&ss->half[h]);
+		event_destroy(&ss->half_free[h]);
+		stream_destroy(&ss->h2d[h]);
+	}
+	stream_destroy(&ss->d2h);
+	stream_destroy(&ss->comp);
+	cudaSetDevice(prev);
+	(void)cudaGetLastError();
+	free(ss);
+	return st;
 }

@@ -13,7 +13,10 @@
  * more (dynamic scheduling) and no device waits for another.
  *
  * Workers: the calling thread is worker 0; the others are threads started
- * for the call. Each makes its device current for each unit (the driver
+ * for the call. A worker queues its units on a session of its own
+ * (hostmem.h: streams and two halves of slots kept from unit to unit), so
+ * that the next unit's first loads overlap this unit's product instead of
+ * waiting for its end; each unit is planned with half the worker's budget. Each makes its device current for each unit (the driver
  * does) and restores nothing else: its thread ends with the call. A
  * worker that fails stops the others from taking new units; the call
  * waits for all of them and returns the first failure, with its message.
@@ -88,17 +91,39 @@ struct job {
 };
 
 template <typename T, typename Fn>
+void fail(worker<T, Fn> *w, gk_status st)
+{
+	w->st = st;
+	strncpy(w->msg, gk_last_error(), sizeof w->msg - 1);
+	w->msg[sizeof w->msg - 1] = '\0';
+	__atomic_store_n(&w->j->stop, 1, __ATOMIC_RELEASE);
+}
+
+/* A worker: units from the shared counter until none is left (or another
+ * worker failed), each queued on the worker's session so that the next
+ * unit's loads overlap this one's product; the session's close waits for
+ * the last. */
+template <typename T, typename Fn>
 void work(worker<T, Fn> *w)
 {
 	job<T, Fn> *j = w->j;
 	t_shared = &j->sp;
 	const int64_t units = j->gm * j->gn;
+	gk_hm_session *ses = NULL;
 	for (;;) {
 		if (__atomic_load_n(&j->stop, __ATOMIC_ACQUIRE))
 			break;
 		const int64_t u = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
 		if (u >= units)
 			break;
+		if (ses == NULL) {
+			const gk_status so = gk_hm_session_open(j->fn_name, w->o.device, &ses);
+			if (so != GK_OK) {
+				fail(w, so);
+				break;
+			}
+			w->o.session = ses;
+		}
 		const int64_t bi = u / j->gn, bj = u % j->gn;
 		const int64_t i0 = bi * j->um, j0 = bj * j->un;
 		const int64_t rows = gk_hm_extent(j->m, j->um, bi), cols = gk_hm_extent(j->n, j->un, bj);
@@ -106,13 +131,15 @@ void work(worker<T, Fn> *w)
 		                            j->rs_a, j->cs_a, j->b + j0 * j->cs_b, j->rs_b, j->cs_b, j->beta,
 		                            j->c + i0 * j->rs_c + j0, j->rs_c);
 		if (st != GK_OK) {
-			w->st = st;
-			strncpy(w->msg, gk_last_error(), sizeof w->msg - 1);
-			w->msg[sizeof w->msg - 1] = '\0';
-			__atomic_store_n(&j->stop, 1, __ATOMIC_RELEASE);
+			fail(w, st);
 			break;
 		}
 		w->units++;
+	}
+	if (ses != NULL) {
+		const gk_status sc = gk_hm_session_close(j->fn_name, ses);
+		if (sc != GK_OK && w->st == GK_OK)
+			fail(w, sc);
 	}
 	t_shared = nullptr;
 }
@@ -198,6 +225,7 @@ gk_status multi_run(job<T, Fn> *j, const gk_hm_multi *o)
 		w->o.stream = NULL;
 		w->o.budget = budget[i];
 		w->o.threads = per;
+		w->o.session = NULL;
 		w->st = GK_OK;
 		w->msg[0] = '\0';
 		w->units = 0;
@@ -241,7 +269,22 @@ gk_status multi_call(const char *fn_name,
 	j->sp.points = 0;
 	t_nworkers = 0;
 	t_shared = &j->sp;
-	gk_status st = multi_run<T, Fn>(j, o);
+	/* Registered pageable memory (GK_HOSTMEM_PAGEABLE=register): the whole
+	 * operands once, for every worker, undone when all are done (a unit's
+	 * own registration would be undone under another unit's copies). */
+	operand x[3];
+	memset(x, 0, sizeof x);
+	x[0].host = (char *)a, x[0].rows = m, x[0].cols = k, x[0].rs = rs_a, x[0].cs = cs_a;
+	x[1].host = (char *)b, x[1].rows = k, x[1].cols = n, x[1].rs = rs_b, x[1].cs = cs_b;
+	x[2].host = (char *)c, x[2].rows = m, x[2].cols = n, x[2].rs = rs_c, x[2].cs = 1;
+	for (int q = 0; q < 3; q++)
+		x[q].es = sizeof(T);
+	host_regs regs;
+	memset(&regs, 0, sizeof regs);
+	gk_status st = operands_init(fn_name, x, &regs);
+	if (st == GK_OK)
+		st = multi_run<T, Fn>(j, o);
+	operands_release(&regs);
 	t_shared = nullptr;
 	fail_publish(__atomic_load_n(&j->sp.points, __ATOMIC_RELAXED));
 	free(j);

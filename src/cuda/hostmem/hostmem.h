@@ -22,12 +22,26 @@ extern "C" {
  * work is ordered after and the products run on (NULL: streams of its
  * own), the device bytes it may take (0: the device's free memory less a
  * margin), the CPU threads of pageable staging (0: the default count). */
+typedef struct gk_hm_session gk_hm_session;
+
 typedef struct gk_hm_opts {
 	int device;
 	void *stream;
 	size_t budget;
 	int threads;
+	gk_hm_session *session; /* NULL: the call's own streams and slots, synchronized at its end */
 } gk_hm_opts;
+
+/* A worker's run of calls on one device (hm_driver.cu): streams and two
+ * halves of device slots kept from call to call, so that a call returns
+ * once its work is queued and the next call's loads (into the other half)
+ * overlap its product; each call is planned with half of o->budget, and
+ * the budget is not lowered to the device's free memory (the caller sized
+ * it). A call whose operands are staged or registered still waits for its
+ * work. gk_hm_session_close waits for everything and gives it all back;
+ * its status is that of the queued work. */
+gk_status gk_hm_session_open(const char *fn, int device, gk_hm_session **out);
+gk_status gk_hm_session_close(const char *fn, gk_hm_session *s);
 
 /* The canonical problem of cuda_gemm.h with host pointers, computed by the
  * launcher fn on device tiles; synchronous. m, n, k >= 1 and alpha != 0
@@ -55,7 +69,7 @@ typedef struct gk_hm_multi {
 	int deterministic;
 } gk_hm_multi;
 
-#define GK_HM_DET_BUDGET ((size_t)8 << 30)
+#define GK_HM_DET_BUDGET ((size_t)16 << 30)
 
 gk_status gk_hm_multi_sgemm(gk_cuda_sgemm_fn fn, const gk_hm_multi *o, int64_t m, int64_t n,
                             int64_t k, float alpha, const float *a, int64_t rs_a, int64_t cs_a,
