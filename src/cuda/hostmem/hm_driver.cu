@@ -222,6 +222,7 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 		pp.link_bps = 50e9;
 		pp.flops = launcher_rate((const void *)fn, es);
 		pp.side_half = launcher_side_half((const void *)fn, es);
+		pp.first_hidden = ses != NULL;
 		pp.a_col_lines = cs_a != 1;
 		pp.b_col_lines = cs_b != 1;
 		TRY_OUT(gk_hm_plan_make(&pp, &pl));

@@ -145,7 +145,7 @@ static int evaluate(const gk_hm_params *p, int b_outer, int64_t mt, int64_t nt, 
 	/* What cannot overlap: the first step's loads and the last tile's drain;
 	 * with one step, everything. */
 	const double first = (double)(sa + sb + (p->beta_nonzero ? sc : 0)) / bw, last = (double)sc / bw;
-	t += steps > 1 ? first + last : h2d / bw + c_bytes / bw;
+	t += steps > 1 ? (p->first_hidden ? 0 : first) + last : h2d / bw + c_bytes / bw;
 	t += steps * STEP_OVERHEAD_S;
 	c->b_outer = b_outer;
 	c->mt = mt, c->nt = nt, c->kt = kt;

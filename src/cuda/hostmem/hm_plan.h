@@ -57,6 +57,8 @@ typedef struct gk_hm_params {
 	                       * flops x s(mt) s(nt) s'(kt), s(x) = x / (x + side_half) */
 	int64_t min_tile;     /* 0: a granule chosen from the sizes */
 	int force_outer;      /* 0: planner's choice, 1: A outer, 2: B outer (tests) */
+	int first_hidden;     /* 1: the first step's loads overlap earlier work (a worker's
+	                       * session queues them during its previous call): not charged */
 	int a_col_lines, b_col_lines; /* 1: the operand's columns are contiguous (its
 	                               * pieces go as column lines), 0: its rows */
 } gk_hm_params;

@@ -69,7 +69,7 @@ typedef struct gk_hm_multi {
 	int deterministic;
 } gk_hm_multi;
 
-#define GK_HM_DET_BUDGET ((size_t)16 << 30)
+#define GK_HM_DET_BUDGET ((size_t)24 << 30)
 
 gk_status gk_hm_multi_sgemm(gk_cuda_sgemm_fn fn, const gk_hm_multi *o, int64_t m, int64_t n,
                             int64_t k, float alpha, const float *a, int64_t rs_a, int64_t cs_a,
