@@ -29,6 +29,7 @@
 #include "../src/cuda/hostmem/hostmem.h"
 #ifdef GK_TEST_HAVE_CUDA
 #include <cuda_runtime.h>
+#include "test_cuda_util.h"
 #endif
 
 #define FACTOR 8.0
@@ -36,32 +37,6 @@
 #ifdef GK_TEST_HAVE_CUDA
 static int small;
 
-/* A host buffer of `bytes`, pinned (cudaHostAlloc) or pageable. */
-static void *host_alloc(size_t bytes, int pinned)
-{
-	void *p = NULL;
-	if (pinned) {
-		if (cudaHostAlloc(&p, bytes ? bytes : 8, cudaHostAllocDefault) != cudaSuccess)
-			return NULL;
-		return p;
-	}
-	return malloc(bytes ? bytes : 8);
-}
-
-static void host_free(void *p, int pinned)
-{
-	if (pinned)
-		cudaFreeHost(p);
-	else
-		free(p);
-}
-
-/* Nothing of a call's failures is left for the caller's cudaGetLastError. */
-static void no_last_error(const char *what)
-{
-	const cudaError_t e = cudaGetLastError();
-	TU_CHECK(e == cudaSuccess, "%s: cudaGetLastError after the call: %s", what, cudaGetErrorName(e));
-}
 
 /* Whether p is page-locked (registered or cudaHostAlloc'd). */
 static int pinned_now(const void *p)
@@ -100,8 +75,8 @@ static void run_case(const kase *t, tu_rng *r)
 	const int64_t ldc = (rm ? t->n : t->m) + t->pad;
 	const size_t na = tu_extent(t->layout, ra, ca, lda), nb = tu_extent(t->layout, rb, cb, ldb);
 	const size_t nc = tu_extent(t->layout, t->m, t->n, ldc);
-	void *a = host_alloc(na * es, t->pinned), *b = host_alloc(nb * es, t->pinned);
-	void *c = host_alloc(nc * es, t->pinned), *c0 = malloc(nc * es), *cin = malloc(nc * es);
+	void *a = tcu_host_alloc(na * es, t->pinned), *b = tcu_host_alloc(nb * es, t->pinned);
+	void *c = tcu_host_alloc(nc * es, t->pinned), *c0 = malloc(nc * es), *cin = malloc(nc * es);
 	long double *ref = malloc((size_t)t->m * (size_t)t->n * sizeof *ref);
 	TU_CHECK(a && b && c && c0 && cin && ref, "alloc");
 	if (!a || !b || !c || !c0 || !cin || !ref)
@@ -148,7 +123,7 @@ static void run_case(const kase *t, tu_rng *r)
 		                      : gk_sgemm_ex(ctx, t->layout, t->ta, t->tb, t->m, t->n, t->k, (float)t->alpha, a,
 		                                    lda, b, ldb, (float)t->beta, c, ldc);
 		TU_CHECK(st == GK_OK, "%s pass %d: status %d (%s)", what, pass, st, gk_last_error());
-		no_last_error(what);
+		tcu_no_last_error(what);
 		if (st != GK_OK)
 			continue;
 		err[pass] = gkc_gemm_error(dtype, t->layout, t->ta, t->tb, t->m, t->n, t->k, t->alpha, a, lda, b, ldb,
@@ -166,7 +141,7 @@ static void run_case(const kase *t, tu_rng *r)
 	if (!t->pinned)
 		TU_CHECK(!pinned_now(a) && !pinned_now(b) && !pinned_now(c), "%s: operands left registered", what);
 	gk_context_destroy(ctx);
-	host_free(a, t->pinned), host_free(b, t->pinned), host_free(c, t->pinned);
+	tcu_host_free(a, t->pinned), tcu_host_free(b, t->pinned), tcu_host_free(c, t->pinned);
 	free(c0), free(cin), free(ref), free(res[0]), free(res[1]);
 }
 
@@ -198,8 +173,8 @@ static size_t device_free(size_t want)
 static void failures(const char *pageable, int pinned)
 {
 	const int64_t m = 700, n = 650, k = 600;
-	float *a = host_alloc((size_t)m * k * 4, pinned), *b = host_alloc((size_t)k * n * 4, pinned);
-	float *c = host_alloc((size_t)m * n * 4, pinned);
+	float *a = tcu_host_alloc((size_t)m * k * 4, pinned), *b = tcu_host_alloc((size_t)k * n * 4, pinned);
+	float *c = tcu_host_alloc((size_t)m * n * 4, pinned);
 	tu_rng r;
 	tu_rng_init(&r, 7);
 	tu_fill_f32(a, (size_t)(m * k), &r), tu_fill_f32(b, (size_t)(k * n), &r), tu_fill_f32(c, (size_t)(m * n), &r);
@@ -244,7 +219,7 @@ static void failures(const char *pageable, int pinned)
 			gk_hm_release_staging();
 		char what[96];
 		snprintf(what, sizeof what, "failure at %d (%s)", at, label);
-		no_last_error(what);
+		tcu_no_last_error(what);
 		TU_CHECK(gk_hm_live_resources() == live, "%s: the driver holds %ld resources, %ld before", what,
 		         gk_hm_live_resources(), live);
 		const size_t now = device_free(base);
@@ -266,7 +241,7 @@ static void failures(const char *pageable, int pinned)
 		unsetenv("GK_HOSTMEM_PAGEABLE");
 	unsetenv("GK_HOSTMEM_CHUNK");
 	gk_context_destroy(ctx);
-	host_free(a, pinned), host_free(b, pinned), host_free(c, pinned);
+	tcu_host_free(a, pinned), tcu_host_free(b, pinned), tcu_host_free(c, pinned);
 }
 
 /* One float product through the driver on the given operands (row major),
@@ -278,7 +253,7 @@ static void product(gk_context *ctx, const char *what, gk_trans tb, int64_t m, i
 		memcpy(c + i * ldc, c0 + i * ldc, (size_t)n * 4);
 	const gk_status st = gk_sgemm_ex(ctx, GK_ROW_MAJOR, GK_NO_TRANS, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.5f, c, ldc);
 	TU_CHECK(st == GK_OK, "%s: status %d (%s)", what, st, gk_last_error());
-	no_last_error(what);
+	tcu_no_last_error(what);
 	if (st != GK_OK)
 		return;
 	double err = 0;

@@ -33,6 +33,7 @@
 #include "../src/cuda/hostmem/hostmem.h"
 #ifdef GK_TEST_HAVE_CUDA
 #include <cuda_runtime.h>
+#include "test_cuda_util.h"
 #endif
 
 #define FACTOR 8.0
@@ -65,27 +66,6 @@ static void api_checks(void)
 #ifdef GK_TEST_HAVE_CUDA
 static int small;
 
-static void no_last_error(const char *what)
-{
-	const cudaError_t e = cudaGetLastError();
-	TU_CHECK(e == cudaSuccess, "%s: cudaGetLastError after the call: %s", what, cudaGetErrorName(e));
-}
-
-static void *host_alloc(size_t bytes, int pinned)
-{
-	void *p = NULL;
-	if (pinned)
-		return cudaHostAlloc(&p, bytes ? bytes : 8, cudaHostAllocDefault) == cudaSuccess ? p : NULL;
-	return malloc(bytes ? bytes : 8);
-}
-
-static void host_free(void *p, int pinned)
-{
-	if (pinned)
-		cudaFreeHost(p);
-	else
-		free(p);
-}
 
 typedef struct list {
 	int n;
@@ -116,8 +96,8 @@ static void run_case(const kase *t, const list *lists, int nlists, tu_rng *r)
 	const int64_t lda = (rm ? ca : ra) + 1, ldb = (rm ? cb : rb) + 2, ldc = (rm ? t->n : t->m) + 3;
 	const size_t na = tu_extent(t->layout, ra, ca, lda), nb = tu_extent(t->layout, rb, cb, ldb);
 	const size_t nc = tu_extent(t->layout, t->m, t->n, ldc);
-	void *a = host_alloc(na * es, t->pinned), *b = host_alloc(nb * es, t->pinned);
-	void *c = host_alloc(nc * es, t->pinned), *c0 = malloc(nc * es), *first = malloc(nc * es);
+	void *a = tcu_host_alloc(na * es, t->pinned), *b = tcu_host_alloc(nb * es, t->pinned);
+	void *c = tcu_host_alloc(nc * es, t->pinned), *c0 = malloc(nc * es), *first = malloc(nc * es);
 	long double *ref = malloc((size_t)t->m * (size_t)t->n * sizeof *ref);
 	if (!a || !b || !c || !c0 || !first || !ref) {
 		TU_CHECK(0, "alloc");
@@ -166,7 +146,7 @@ static void run_case(const kase *t, const list *lists, int nlists, tu_rng *r)
 				           : gk_sgemm_ex(ctx, t->layout, t->ta, t->tb, t->m, t->n, t->k, (float)t->alpha, a,
 				                         lda, b, ldb, (float)t->beta, c, ldc);
 				TU_CHECK(st == GK_OK, "%s: status %d (%s)", what, st, gk_last_error());
-				no_last_error(what);
+				tcu_no_last_error(what);
 				gk_context_destroy(ctx);
 				if (st != GK_OK)
 					continue;
@@ -197,7 +177,7 @@ static void run_case(const kase *t, const list *lists, int nlists, tu_rng *r)
 				}
 			}
 	gk_hm_set_unit(0);
-	host_free(a, t->pinned), host_free(b, t->pinned), host_free(c, t->pinned);
+	tcu_host_free(a, t->pinned), tcu_host_free(b, t->pinned), tcu_host_free(c, t->pinned);
 	free(c0), free(first), free(ref);
 }
 
@@ -206,8 +186,8 @@ static void run_case(const kase *t, const list *lists, int nlists, tu_rng *r)
 static void failures(void)
 {
 	const int64_t m = 400, n = 350, k = 300;
-	float *a = host_alloc((size_t)m * k * 4, 1), *b = host_alloc((size_t)k * n * 4, 1);
-	float *c = host_alloc((size_t)m * n * 4, 1);
+	float *a = tcu_host_alloc((size_t)m * k * 4, 1), *b = tcu_host_alloc((size_t)k * n * 4, 1);
+	float *c = tcu_host_alloc((size_t)m * n * 4, 1);
 	if (!a || !b || !c) {
 		TU_CHECK(0, "alloc");
 		exit(1);
@@ -237,7 +217,7 @@ static void failures(void)
 		gk_hm_set_fail_at(0);
 		char what[64];
 		snprintf(what, sizeof what, "failure at %d of %d", at, points);
-		no_last_error(what);
+		tcu_no_last_error(what);
 		TU_CHECK(gk_hm_live_resources() == live, "%s: the driver holds %ld resources, %ld before", what,
 		         gk_hm_live_resources(), live);
 		/* The count of a call depends a little on the schedule (a worker
@@ -270,9 +250,9 @@ static void failures(void)
 	st = gk_sgemm_ex(ctx, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.5f, c, n);
 	TU_CHECK(st == GK_ERR_INVALID_VALUE && strstr(gk_last_error(), "not present") != NULL,
 	         "absent device %d: status %d (%s)", ndev, st, gk_last_error());
-	no_last_error("absent device");
+	tcu_no_last_error("absent device");
 	gk_context_destroy(ctx);
-	host_free(a, 1), host_free(b, 1), host_free(c, 1);
+	tcu_host_free(a, 1), tcu_host_free(b, 1), tcu_host_free(c, 1);
 }
 #endif
 
