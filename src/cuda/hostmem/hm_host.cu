@@ -170,14 +170,20 @@ static void pinned_free(char **p)
 
 /* ---- Pinned staging, kept per device ----------------------------------- */
 
-pthread_mutex_t stage_lock[MAX_DEVICES];
-staging stage_cache[MAX_DEVICES];
+/* Kept rings per device: one per call running at once on that device (the
+ * workers of a multi-device call that share a device, or the caller's own
+ * threads), up to KEPT_RINGS; a call that finds them all taken fills a
+ * ring of its own for its duration. */
+constexpr int KEPT_RINGS = 4;
+pthread_mutex_t stage_lock[MAX_DEVICES][KEPT_RINGS];
+staging stage_cache[MAX_DEVICES][KEPT_RINGS];
 pthread_once_t stage_once = PTHREAD_ONCE_INIT;
 
 static void stage_init(void)
 {
 	for (int i = 0; i < MAX_DEVICES; i++)
-		pthread_mutex_init(&stage_lock[i], NULL);
+		for (int r = 0; r < KEPT_RINGS; r++)
+			pthread_mutex_init(&stage_lock[i][r], NULL);
 }
 
 static void staging_free(staging *s)
@@ -223,38 +229,40 @@ static gk_status staging_fill(const char *fn, staging *s)
 gk_status staging_take(const char *fn, int dev, staging *priv, staging **out, int *locked)
 {
 	pthread_once(&stage_once, stage_init);
-	if (pthread_mutex_trylock(&stage_lock[dev]) == 0) {
-		*locked = 1;
-		*out = &stage_cache[dev];
-	} else {
-		*locked = 0;
-		*out = priv;
-	}
+	*locked = 0;
+	*out = priv;
+	for (int r = 0; r < KEPT_RINGS; r++)
+		if (pthread_mutex_trylock(&stage_lock[dev][r]) == 0) {
+			*locked = r + 1;
+			*out = &stage_cache[dev][r];
+			break;
+		}
 	return staging_fill(fn, *out);
 }
 
 void staging_give(int dev, staging *priv, int locked)
 {
-	if (locked)
-		pthread_mutex_unlock(&stage_lock[dev]);
+	if (locked > 0)
+		pthread_mutex_unlock(&stage_lock[dev][locked - 1]);
 	staging_free(priv);
 }
 
 void staging_release_all(void)
 {
 	pthread_once(&stage_once, stage_init);
-	for (int d = 0; d < MAX_DEVICES; d++) {
-		pthread_mutex_lock(&stage_lock[d]);
-		if (stage_cache[d].buf[0] != NULL) {
-			int prev = 0;
-			cudaGetDevice(&prev);
-			cudaSetDevice(d);
-			staging_free(&stage_cache[d]);
-			cudaSetDevice(prev);
-			(void)cudaGetLastError();
+	for (int d = 0; d < MAX_DEVICES; d++)
+		for (int r = 0; r < KEPT_RINGS; r++) {
+			pthread_mutex_lock(&stage_lock[d][r]);
+			if (stage_cache[d][r].buf[0] != NULL) {
+				int prev = 0;
+				cudaGetDevice(&prev);
+				cudaSetDevice(d);
+				staging_free(&stage_cache[d][r]);
+				cudaSetDevice(prev);
+				(void)cudaGetLastError();
+			}
+			pthread_mutex_unlock(&stage_lock[d][r]);
 		}
-		pthread_mutex_unlock(&stage_lock[d]);
-	}
 }
 
 /* ---- Host operands ------------------------------------------------------ */

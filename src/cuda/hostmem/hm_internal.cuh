@@ -119,8 +119,9 @@ struct staging {
  * use small chunks so that tiles go in several pieces), else CHUNK. */
 size_t staging_chunk(void);
 
-/* The device's kept ring when free (*locked = 1), else `priv`, filled
- * when empty or of another chunk size. */
+/* One of the device's kept rings when one is free (*locked = its number,
+ * from 1), else `priv` (*locked = 0), filled when empty or of another
+ * chunk size. */
 gk_status staging_take(const char *fn, int dev, staging *priv, staging **out, int *locked);
 void staging_give(int dev, staging *priv, int locked);
 void staging_release_all(void);
