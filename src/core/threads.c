@@ -8,14 +8,20 @@
  * is worked out once, at the first call that needs it: asking the system
  * for the processors every call (a system call) cost several times a
  * 16 x 16 x 16 product.
+ *
+ * The count is what a call may use: the blocked driver runs on gemmkit's
+ * own workers (pool.c), which take the tasks a late thread has not, so the
+ * count decides how the work is cut (and, for the split depth without
+ * GK_FLAG_DETERMINISTIC, the last bits), not how many threads must show up.
  */
 #include <stdlib.h>
 #include <errno.h>
 #include <pthread.h>
 #include <omp.h>
 #include "gk_internal.h"
+#include "pool.h"
 
-#define GK_MAX_THREADS 1024
+#define GK_MAX_THREADS GK_POOL_MAX_THREADS
 
 static int env_threads(const char *var)
 {

@@ -6,9 +6,11 @@
 #ifndef GK_GEMM_BLOCKED_H
 #define GK_GEMM_BLOCKED_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "gk_internal.h"
+#include "pool.h"
 
 /* Packed slivers start on this boundary (bytes): a cache line, and the
  * widest vector the kernels load. */
@@ -50,6 +52,17 @@
 #define GK_BLOCKED_ALIAS_NEAR_MIN 256
 /* The most vectors in a row of an unpacked kernel's tile (NU / VW). */
 #define GK_BLOCKED_UVECS 8
+
+/* Threads take tasks from a shared list (pool.h), GK_BLOCKED_TASKS per
+ * thread or so, so that the work of a thread that starts late, or loses its
+ * core for a while, is done by the others. The packed way cuts a round's
+ * rows of C into runs of at least RUN_MIN slivers of the B panel when its
+ * row blocks are too few; its own-columns form (all of A one block) gives
+ * each task at least COLS_MIN column slivers, since each task packs all of
+ * A again. */
+#define GK_BLOCKED_TASKS 4
+#define GK_BLOCKED_RUN_MIN 4
+#define GK_BLOCKED_COLS_MIN 32
 
 /* A skinny product's depth is split among threads (way 2) in groups of at
  * least GROUP_MIN kc blocks; under GK_FLAG_DETERMINISTIC into at most GROUPS

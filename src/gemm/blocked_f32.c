@@ -1,5 +1,4 @@
 /* blocked_f32.c - the blocked SGEMM driver, "cpu.blocked" (blocked_tmpl.h). */
-#include <omp.h>
 #include "blocked.h"
 
 #define GK_T float

@@ -1,5 +1,4 @@
 /* blocked_f64.c - the blocked DGEMM driver, "cpu.blocked" (blocked_tmpl.h). */
-#include <omp.h>
 #include "blocked.h"
 
 #define GK_T double

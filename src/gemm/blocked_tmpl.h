@@ -25,39 +25,67 @@
  *       for jc in n by nc:                 B panel kc x nc   (L3, shared)
  *         for pc in k by kc:
  *           pack B(pc:pc+kc, jc:jc+nc) into NR-wide slivers      all threads
- *           for ic in this thread's rows, by mc:   A block mc x kc   (L2)
+ *           for ic in m by mc:                     A block mc x kc   (L2)
  *             pack A(ic:ic+mc, pc:pc+kc) into MR-tall slivers    per thread
- *             for jr in this thread's B slivers:   B sliver kc x NR
+ *             for jr in a run of B slivers:        B sliver kc x NR
  *               for ir in the A block by MR:       A sliver MR x kc  (L1)
  *                 microkernel: C(ir, jr) = beta C + alpha A-sliver B-sliver
  *
- *     Threads form a grid over the rows of C (each with its own A block)
- *     and the slivers of the B panel (packed by everyone together). When
- *     all of A fits one block (few rows, as in 64 x 4096 x 4096), a panel
- *     would be read once per tile row anyway: each thread then takes its
- *     own columns of C and packs its own B in L2-sized pieces, which stay
- *     in L2 from packing to use, with no barrier.
+ *     Each (jc, pc) is a round of tasks: runs of the panel's slivers to
+ *     pack, then row blocks of C (cut into runs of slivers when there are
+ *     few) to compute. Rounds alternate between two panels, so the next
+ *     panel can be packed while the last tasks of a round still read the
+ *     current one. When all of A fits one block (few rows, as in
+ *     64 x 4096 x 4096), a panel would be read once per tile row anyway:
+ *     a task then takes its own columns of C and packs its own B in
+ *     L2-sized pieces, which stay in L2 from packing to use, and waits for
+ *     no one.
  *
- * The way and kc depend on the shape, never on the thread count. In ways 1
- * and 4 every tile of C gets the same kernel arithmetic (the unpacked
- * kernel matches the packed one bit for bit), k blocked by the same kc,
- * beta applied by the first kc block, later ones accumulating; way 3 sums
- * each element in one thread too. So a result does not depend on the
- * tiles' order or on the thread count, with one exception: way 2. Without
- * GK_FLAG_DETERMINISTIC it cuts K into one group per thread (the count then
- * shows in the last bits, reproducibly); with the flag, into groups whose
- * size depends on k alone, summed in group order by one thread: the same
- * bits for any count. No work is handed out dynamically.
+ * Threads (pool.h): the caller and up to nt - 1 workers claim the tasks
+ * one at a time, in order; a task that needs others (a panel packed, the
+ * previous kc block of its tile) waits for them, briefly spinning, then
+ * sleeping. Whatever a late or descheduled thread has not claimed, the
+ * others do, and the caller alone finishes a job no worker joins.
+ *
+ * The way, kc and the cutting into tasks depend on the shape and the thread
+ * count nt asked for, never on which threads turn up. In ways 1 and 4 every
+ * tile of C gets the same kernel arithmetic (the unpacked kernel matches the
+ * packed one bit for bit), k blocked by the same kc, beta applied by the
+ * first kc block, later ones accumulating in order; way 3 sums each element
+ * in one task too. So a result does not depend on the tiles' order, on who
+ * computed them or on nt, with one exception: way 2. Without
+ * GK_FLAG_DETERMINISTIC it cuts K into one group per thread asked for (the
+ * count then shows in the last bits, reproducibly); with the flag, into
+ * groups whose size depends on k alone, summed in group order by one
+ * thread: the same bits for any count.
  */
 
-/* One thread's share of the packed way, and the buffers it works in. */
+/* Which A block a slot's buffer holds: the round (jc, pc) and the rows. */
+typedef struct {
+	int64_t round, ic;
+} GK_FN(aheld);
+
+/* The packed way: its blocking, its buffers and its tasks. */
 typedef struct {
 	const GK_ARGS *p;
 	gk_gemm_blocking bs;
 	int64_t mr, nr;
-	GK_T *bpack;  /* the shared kc x nc panel of B, or one piece per thread */
-	GK_T *apack;  /* one mc x kc block of A per thread */
+	GK_T *bpack;  /* two kc x nc panels of B (shared), or two pieces per slot */
+	GK_T *apack;  /* one mc x kc block of A per slot */
 	int64_t apack_stride, bpack_stride;
+	/* Shared panel: rounds r = (jc, pc), jc outer, npc of them per jc,
+	 * panel r % 2 (of two, one for one thread); each round ptasks tasks packing the panel, then
+	 * mb x jsn tasks using it (row blocks of mc x runs of the panel's
+	 * slivers), in that order. Round r's panel is packed once round r - 2
+	 * has finished reading it; a use waits for the panel, and for the
+	 * same task of round r - 1 (the kc blocks of k go into C in order). */
+	int64_t npc, ptasks, mb, jsn, rtasks, npanels;
+	_Atomic int32_t *packed;  /* per round: packing tasks done */
+	_Atomic int32_t *used;    /* per round: using tasks done */
+	_Atomic int32_t *tile;    /* per using task of a round: rounds it has had */
+	GK_FN(aheld) *held; /* per slot */
+	/* Own columns: ctasks runs of column slivers. */
+	int64_t ctasks;
 } GK_FN(plan);
 
 /* Lines of fetch-ahead one kernel call can be handed (a list on the
@@ -125,6 +153,14 @@ static inline void GK_FN(next_pack)(GK_FN(next) *x, int64_t upto)
 static inline int64_t GK_FN(min)(int64_t a, int64_t b)
 {
 	return a < b ? a : b;
+}
+
+/* How many tasks to cut a job into for nt threads: one for one thread,
+ * else GK_BLOCKED_TASKS per thread, at most `most` (at least one). */
+static inline int64_t GK_FN(ntasks)(int nt, int64_t most)
+{
+	const int64_t want = nt > 1 ? (int64_t)GK_BLOCKED_TASKS * nt : 1;
+	return most < 1 ? 1 : want < most ? want : most;
 }
 
 /* A sliver's length in elements (blocked.h). */
@@ -216,69 +252,82 @@ static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t 
 		GK_FN(next_pack)(nx, nx->rows);
 }
 
-/* The shared-panel loops, for thread tid of nth on a tm x (nth / tm) grid. */
-static void GK_FN(thread)(const GK_FN(plan) *pl, int tid, int nth, int tm)
+/* The shared-panel way, task t (plan->rtasks per round): pack a run of the
+ * round's B panel slivers, or compute one row block of C against a run of
+ * them. A slot packs an A block once for all the runs it takes of it. */
+static void GK_FN(panel_task)(void *arg, int64_t t, int slot)
 {
+	const GK_FN(plan) *pl = arg;
 	const GK_ARGS *p = pl->p;
 	const int64_t m = p->m, n = p->n, k = p->k, mr = pl->mr, nr = pl->nr;
 	const int64_t mc = pl->bs.mc, kc = pl->bs.kc, nc = pl->bs.nc;
-	const int tn = nth / tm, ti = tid / tn, tj = tid % tn;
-	/* This thread's rows of C. */
-	int64_t i0, i1;
-	gk_gemm_range(m, mr, ti, tm, &i0, &i1);
-	GK_T *apack = pl->apack + (int64_t)tid * pl->apack_stride;
-
-	for (int64_t jc = 0; jc < n; jc += nc) {
-		const int64_t nv = GK_FN(min)(n - jc, nc);
-		const int64_t nsl = (nv + nr - 1) / nr;
-		for (int64_t pc = 0; pc < k; pc += kc) {
-			const int64_t kv = GK_FN(min)(k - pc, kc);
-			const int64_t ps_a = GK_SLIVER(mr, kv), ps_b = GK_SLIVER(nr, kv);
-			const GK_T beta = pc == 0 ? p->beta : (GK_T)1;
-			/* Everyone packs a share of the B panel's slivers. */
-			const int64_t b0 = gk_gemm_split(nsl, tid, nth), b1 = gk_gemm_split(nsl, tid + 1, nth);
-			if (b1 > b0) {
-				const int64_t jv = GK_FN(min)(b1 * nr, nv) - b0 * nr;
-				GK_FN_PACK(jv, kv, p->b + pc * p->rs_b + (jc + b0 * nr) * p->cs_b, p->cs_b,
-				           p->rs_b, nr, pl->bpack + b0 * ps_b, ps_b);
-			}
-			if (nth > 1) {
-#pragma omp barrier
-			}
-			const int64_t js0 = gk_gemm_split(nsl, tj, tn), js1 = gk_gemm_split(nsl, tj + 1, tn);
-			for (int64_t ic = i0; ic < i1 && js1 > js0; ic += mc) {
-				const int64_t mv = GK_FN(min)(i1 - ic, mc);
-				GK_FN_PACK(mv, kv, p->a + ic * p->rs_a + pc * p->cs_a, p->rs_a, p->cs_a, mr,
-				           apack, ps_a);
-				GK_FN(macro)(pl, mv, nv, js0, js1, kv, apack, ps_a, pl->bpack, ps_b, beta,
-				             p->c + ic * p->rs_c + jc, NULL);
-			}
-			/* The panel is repacked next round: wait until nobody reads it. */
-			if (nth > 1) {
-#pragma omp barrier
-			}
+	const int64_t r = t / pl->rtasks, w = t % pl->rtasks;
+	const int64_t jc = r / pl->npc * nc, pc = r % pl->npc * kc;
+	const int64_t nv = GK_FN(min)(n - jc, nc), nsl = (nv + nr - 1) / nr;
+	const int64_t kv = GK_FN(min)(k - pc, kc);
+	const int64_t ps_a = GK_SLIVER(mr, kv), ps_b = GK_SLIVER(nr, kv);
+	GK_T *panel = pl->bpack + r % pl->npanels * pl->bpack_stride;
+	if (w < pl->ptasks) {
+		const int64_t b0 = gk_gemm_split(nsl, w, pl->ptasks), b1 = gk_gemm_split(nsl, w + 1, pl->ptasks);
+		if (b1 > b0) {
+			const int64_t jv = GK_FN(min)(b1 * nr, nv) - b0 * nr;
+			GK_FN_PACK(jv, kv, p->b + pc * p->rs_b + (jc + b0 * nr) * p->cs_b, p->cs_b, p->rs_b, nr,
+			           panel + b0 * ps_b, ps_b);
 		}
+		atomic_fetch_add_explicit(&pl->packed[r], 1, memory_order_release);
+		return;
 	}
+	const int64_t u = w - pl->ptasks, ic = u / pl->jsn * mc, jj = u % pl->jsn;
+	const int64_t js0 = gk_gemm_split(nsl, jj, pl->jsn), js1 = gk_gemm_split(nsl, jj + 1, pl->jsn);
+	if (ic < m && js1 > js0) {
+		const int64_t mv = GK_FN(min)(m - ic, mc);
+		GK_T *apack = pl->apack + (int64_t)slot * pl->apack_stride;
+		GK_FN(aheld) *h = &pl->held[slot];
+		if (h->round != r || h->ic != ic) {
+			GK_FN_PACK(mv, kv, p->a + ic * p->rs_a + pc * p->cs_a, p->rs_a, p->cs_a, mr, apack, ps_a);
+			h->round = r;
+			h->ic = ic;
+		}
+		GK_FN(macro)(pl, mv, nv, js0, js1, kv, apack, ps_a, panel, ps_b, pc == 0 ? p->beta : (GK_T)1,
+		             p->c + ic * p->rs_c + jc, NULL);
+	}
+	atomic_store_explicit(&pl->tile[u], (int32_t)(r + 1), memory_order_release);
+	atomic_fetch_add_explicit(&pl->used[r], 1, memory_order_release);
 }
 
-/* The own-columns loops, when all of A is one block: thread tid of nth
- * takes a run of column slivers of C and packs, for each kc block, all of A
- * and then its columns of B a piece of nc (pl->bs.nc, sized for L2) at a
- * time, each piece used by every tile row while still in L2. B is read
- * once, from memory: while the kernels work on one piece, the next (the
- * next columns, or the first of the next kc block) is fetched and packed
- * into the other of two buffers, chunk by chunk (GK_FN(next)), so that
- * packing it does not wait on memory. */
-static void GK_FN(thread_cols)(const GK_FN(plan) *pl, int tid, int nth)
+/* Whether task t of the shared-panel way may start (see GK_FN(plan)). */
+static int GK_FN(panel_ready)(const void *arg, int64_t t)
 {
+	const GK_FN(plan) *pl = arg;
+	const int64_t r = t / pl->rtasks, w = t % pl->rtasks, nuse = pl->rtasks - pl->ptasks;
+	if (w < pl->ptasks)
+		return r < 2 || atomic_load_explicit(&pl->used[r - 2], memory_order_acquire) == nuse;
+	if (atomic_load_explicit(&pl->packed[r], memory_order_acquire) != pl->ptasks)
+		return 0;
+	/* Also at the first kc block of a new panel of columns, whose tile is
+	 * another: a tile's count of rounds then only grows. */
+	return r == 0 || atomic_load_explicit(&pl->tile[w - pl->ptasks], memory_order_acquire) >= r;
+}
+
+/* The own-columns way, when all of A is one block: a task takes a run of
+ * column slivers of C (j0 to j1) and packs, for each kc block, all of A and
+ * then its columns of B a piece of nc (pl->bs.nc, sized for L2) at a time,
+ * each piece used by every tile row while still in L2. B is read once,
+ * from memory: while the kernels work on one piece, the next (the next
+ * columns, or the first of the next kc block) is fetched and packed into
+ * the other of the slot's two buffers, chunk by chunk (GK_FN(next)), so
+ * that packing it does not wait on memory. No task waits for another. */
+static void GK_FN(cols_task)(void *arg, int64_t t, int slot)
+{
+	const GK_FN(plan) *pl = arg;
 	const GK_ARGS *p = pl->p;
 	const int64_t m = p->m, n = p->n, k = p->k, mr = pl->mr, nr = pl->nr;
 	const int64_t kc = pl->bs.kc, nc = pl->bs.nc;
 	int64_t j0, j1;
-	gk_gemm_range(n, nr, tid, nth, &j0, &j1);
-	GK_T *apack = pl->apack + (int64_t)tid * pl->apack_stride;
-	GK_T *bpack[2] = {pl->bpack + (int64_t)(2 * tid) * pl->bpack_stride,
-	                  pl->bpack + (int64_t)(2 * tid + 1) * pl->bpack_stride};
+	gk_gemm_range(n, nr, t, pl->ctasks, &j0, &j1);
+	GK_T *apack = pl->apack + (int64_t)slot * pl->apack_stride;
+	GK_T *bpack[2] = {pl->bpack + (int64_t)(2 * slot) * pl->bpack_stride,
+	                  pl->bpack + (int64_t)(2 * slot + 1) * pl->bpack_stride};
 	if (j1 <= j0)
 		return;
 	int cur = 0, packed = 0;
@@ -318,7 +367,7 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 	const int64_t mup = (m + mr - 1) / mr * mr, nup = (n + nr - 1) / nr * nr;
 	const int64_t nsl = nup / nr;
 	/* All of A in one block, and a run of column slivers for every thread:
-	 * each thread its own columns, B in pieces that fit L2. */
+	 * each task its own columns, B in pieces that fit L2. */
 	const int cols = mup <= pl.bs.mc && nsl >= nt;
 	if (pl.bs.kc > k)
 		pl.bs.kc = k;
@@ -337,32 +386,54 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 	const int64_t ps_a = GK_SLIVER(mr, pl.bs.kc), ps_b = GK_SLIVER(nr, pl.bs.kc);
 	pl.apack_stride = pl.bs.mc / mr * ps_a;
 	pl.bpack_stride = pl.bs.nc / nr * ps_b;
-	const int nb = cols ? 2 * nt : 1; /* two pieces per thread */
+	/* Shared panel: its rounds, and tasks enough to share among the
+	 * threads: row blocks, each cut into runs of slivers when they are
+	 * too few (runs of at least GK_BLOCKED_RUN_MIN slivers). */
+	const int64_t psl = (pl.bs.nc + nr - 1) / nr;
+	const int64_t rounds = cols ? 0 : (n + pl.bs.nc - 1) / pl.bs.nc * ((k + pl.bs.kc - 1) / pl.bs.kc);
+	if (!cols) {
+		pl.npc = (k + pl.bs.kc - 1) / pl.bs.kc;
+		pl.mb = (m + pl.bs.mc - 1) / pl.bs.mc;
+		pl.ptasks = GK_FN(ntasks)(nt, psl);
+		const int64_t want = GK_FN(ntasks)(nt, INT64_MAX);
+		const int64_t jsn = (want + pl.mb - 1) / pl.mb, jsmax = psl / GK_BLOCKED_RUN_MIN;
+		pl.jsn = jsn < jsmax ? jsn : jsmax < 1 ? 1 : jsmax;
+		pl.rtasks = pl.ptasks + pl.mb * pl.jsn;
+	}
+	const int64_t nuse = pl.rtasks - pl.ptasks;
+	/* Two pieces per slot, or two panels (one for one thread). */
+	pl.npanels = nt > 1 ? 2 : 1;
+	const int64_t nb = cols ? 2 * (int64_t)nt : pl.npanels;
 	const size_t bbytes = (size_t)(pl.bpack_stride * nb) * sizeof(GK_T);
 	const size_t abytes = (size_t)(pl.apack_stride * nt) * sizeof(GK_T);
-	char *ws = gk_gemm_workspace_get(bbytes + abytes);
+	const size_t hbytes = (size_t)nt * sizeof(GK_FN(aheld));
+	const size_t mbytes = (size_t)(2 * rounds + nuse) * sizeof(_Atomic int32_t);
+	char *ws = gk_gemm_workspace_get(bbytes + abytes + hbytes + mbytes);
 	if (ws == NULL)
 		return GK_ERR_NO_MEMORY;
 	pl.bpack = (GK_T *)ws;
 	pl.apack = (GK_T *)(ws + bbytes);
-	if (nt == 1) {
-		if (cols)
-			GK_FN(thread_cols)(&pl, 0, 1);
-		else
-			GK_FN(thread)(&pl, 0, 1, 1);
+	pl.held = (GK_FN(aheld) *)(ws + bbytes + abytes);
+	for (int i = 0; i < nt; i++)
+		pl.held[i] = (GK_FN(aheld)){-1, -1};
+	gk_job job = {.arg = &pl, .threads = nt, .work = (double)m * (double)n * (double)k};
+	if (cols) {
+		/* Runs of at least GK_BLOCKED_COLS_MIN slivers: each task packs
+		 * all of A again. */
+		pl.ctasks = GK_FN(ntasks)(nt, nsl / GK_BLOCKED_COLS_MIN > nt ? nsl / GK_BLOCKED_COLS_MIN : nt);
+		job.run = GK_FN(cols_task);
+		job.tasks = pl.ctasks;
 	} else {
-#pragma omp parallel num_threads(nt)
-		{
-			/* The runtime may grant fewer threads than asked for. */
-			const int nth = omp_get_num_threads(), t = omp_get_thread_num();
-			if (cols)
-				GK_FN(thread_cols)(&pl, t, nth);
-			else
-				GK_FN(thread)(&pl, t, nth,
-				              gk_gemm_grid(nth, (m + mr - 1) / mr,
-				                           (GK_FN(min)(n, pl.bs.nc) + nr - 1) / nr, 0));
-		}
+		pl.packed = (_Atomic int32_t *)(ws + bbytes + abytes + hbytes);
+		pl.used = pl.packed + rounds;
+		pl.tile = pl.used + rounds;
+		for (int64_t i = 0; i < 2 * rounds + nuse; i++)
+			atomic_init(&pl.packed[i], 0);
+		job.run = GK_FN(panel_task);
+		job.ready = GK_FN(panel_ready);
+		job.tasks = rounds * pl.rtasks;
 	}
+	gk_pool_run(&job);
 	gk_gemm_workspace_put(ws);
 	return GK_OK;
 }

@@ -113,17 +113,33 @@ static int64_t GK_FN(ubuf_elems)(const GK_ARGS *p, int64_t ncols, int64_t kc)
 	return ((ncols + nr - 1) / nr) * GK_SLIVER(nr, GK_FN(min)(kc, p->k));
 }
 
-/* Way 1: all of C, nt threads on a grid of tiles. */
+/* Way 1 on several threads: C cut into tm x tn blocks of tiles, one task
+ * each. */
+typedef struct {
+	const GK_ARGS *p;
+	int64_t kc, tm, tn, per;
+	GK_T *ws;
+} GK_FN(ujob);
+
+static void GK_FN(unpacked_task)(void *arg, int64_t t, int slot)
+{
+	const GK_FN(ujob) *u = arg;
+	const GK_ARGS *p = u->p;
+	int64_t i0, i1, j0, j1;
+	gk_gemm_range(p->m, p->kern->GK_UMR, t / u->tn, u->tm, &i0, &i1);
+	gk_gemm_range(p->n, p->kern->GK_UNR, t % u->tn, u->tn, &j0, &j1);
+	if (i1 > i0 && j1 > j0)
+		GK_FN(usweep)(p, i0, i1, j0, j1, 0, p->k, u->kc, p->alpha, p->beta, p->c, p->rs_c,
+		              u->ws != NULL ? u->ws + u->per * slot : NULL);
+}
+
+/* Way 1: all of C, nt threads taking blocks of tiles. */
 static gk_status GK_FN(unpacked)(const GK_ARGS *p, int nt, int64_t kc)
 {
 	const int64_t mr = p->kern->GK_UMR, nr = p->kern->GK_UNR;
-	int64_t msl = 1, nsl = 1;
-	if (nt > 1) {
-		msl = (p->m + mr - 1) / mr;
-		nsl = (p->n + nr - 1) / nr;
-		if (nt > msl * nsl)
-			nt = (int)(msl * nsl);
-	}
+	const int64_t msl = (p->m + mr - 1) / mr, nsl = (p->n + nr - 1) / nr;
+	if (nt > msl * nsl)
+		nt = (int)(msl * nsl);
 	const int64_t per = p->cs_b == 1 ? 0 : GK_FN(ubuf_elems)(p, p->n, kc);
 	GK_T *ws = NULL;
 	if (per > 0) {
@@ -134,18 +150,11 @@ static gk_status GK_FN(unpacked)(const GK_ARGS *p, int nt, int64_t kc)
 	if (nt == 1) {
 		GK_FN(usweep)(p, 0, p->m, 0, p->n, 0, p->k, kc, p->alpha, p->beta, p->c, p->rs_c, ws);
 	} else {
-#pragma omp parallel num_threads(nt)
-		{
-			const int t = omp_get_thread_num(), nth = omp_get_num_threads();
-			const int tm = gk_gemm_grid(nth, msl, nsl, 0), tn = nth / tm;
-			const int ti = t / tn, tj = t % tn;
-			int64_t i0, i1, j0, j1;
-			gk_gemm_range(p->m, mr, ti, tm, &i0, &i1);
-			gk_gemm_range(p->n, nr, tj, tn, &j0, &j1);
-			if (i1 > i0 && j1 > j0)
-				GK_FN(usweep)(p, i0, i1, j0, j1, 0, p->k, kc, p->alpha, p->beta, p->c,
-				              p->rs_c, ws != NULL ? ws + per * t : NULL);
-		}
+		const int64_t tasks = GK_FN(ntasks)(nt, msl * nsl);
+		const int tm = gk_gemm_grid((int)tasks, msl, nsl, 0);
+		GK_FN(ujob) u = {p, kc, tm, tasks / tm, per, ws};
+		gk_pool_run(&(gk_job){.run = GK_FN(unpacked_task), .arg = &u, .tasks = tasks, .threads = nt,
+		                      .work = (double)p->m * (double)p->n * (double)p->k});
 	}
 	gk_gemm_workspace_put(ws);
 	return GK_OK;
@@ -156,15 +165,30 @@ static gk_status GK_FN(unpacked)(const GK_ARGS *p, int nt, int64_t kc)
 /*
  * Way 2, K in groups of gsize: group g is [g * gsize, (g + 1) * gsize) cut
  * at k. Each group's product A(:, group) B(group, :) goes unpacked into a
- * buffer of its own (alpha 1, beta 0: the kernel sums as they are); the
- * threads take contiguous runs of groups; then the calling thread sums the
- * buffers in group order and applies alpha and beta. The bits depend on the
- * groups, never on which thread ran one.
+ * buffer of its own (alpha 1, beta 0: the kernel sums as they are), one
+ * task per group; then the calling thread sums the buffers in group order
+ * and applies alpha and beta. The bits depend on the groups, never on which
+ * thread ran one.
  */
+typedef struct {
+	const GK_ARGS *p;
+	int64_t kc, gsize, mn_pad, per;
+	GK_T *ws, *bufs;
+} GK_FN(kjob);
+
+static void GK_FN(ksplit_task)(void *arg, int64_t g, int slot)
+{
+	const GK_FN(kjob) *x = arg;
+	const GK_ARGS *p = x->p;
+	const int64_t k0 = g * x->gsize, k1 = GK_FN(min)(p->k, k0 + x->gsize);
+	GK_FN(usweep)(p, 0, p->m, 0, p->n, k0, k1, x->kc, (GK_T)1, (GK_T)0, x->ws + g * x->mn_pad, p->n,
+	              x->per > 0 ? x->bufs + x->per * slot : NULL);
+}
+
 static gk_status GK_FN(ksplit)(const GK_ARGS *p, int nt, int64_t kc, int64_t groups,
                                int64_t gsize)
 {
-	const int64_t m = p->m, n = p->n, k = p->k, mn = m * n;
+	const int64_t m = p->m, n = p->n, mn = m * n;
 	if (nt > groups)
 		nt = (int)groups;
 	const int64_t per = GK_FN(ubuf_elems)(p, n, kc);
@@ -174,17 +198,9 @@ static gk_status GK_FN(ksplit)(const GK_ARGS *p, int nt, int64_t kc, int64_t gro
 	GK_T *ws = gk_gemm_workspace_get(bytes);
 	if (ws == NULL)
 		return GK_ERR_NO_MEMORY;
-	GK_T *bufs = ws + mn_pad * groups;
-#pragma omp parallel num_threads(nt) if (nt > 1)
-	{
-		const int t = omp_get_thread_num(), nth = omp_get_num_threads();
-		const int64_t g0 = gk_gemm_split(groups, t, nth), g1 = gk_gemm_split(groups, t + 1, nth);
-		for (int64_t g = g0; g < g1; g++) {
-			const int64_t k0 = g * gsize, k1 = GK_FN(min)(k, k0 + gsize);
-			GK_FN(usweep)(p, 0, m, 0, n, k0, k1, kc, (GK_T)1, (GK_T)0, ws + g * mn_pad, n,
-			              per > 0 ? bufs + per * t : NULL);
-		}
-	}
+	GK_FN(kjob) x = {p, kc, gsize, mn_pad, per, ws, ws + mn_pad * groups};
+	gk_pool_run(&(gk_job){.run = GK_FN(ksplit_task), .arg = &x, .tasks = groups, .threads = nt,
+	                      .work = (double)mn * (double)p->k});
 	for (int64_t i = 0; i < m; i++) {
 		GK_T *ci = p->c + i * p->rs_c;
 		for (int64_t j = 0; j < n; j++) {
@@ -231,6 +247,25 @@ static void GK_FN(axpy_cols)(const GK_ARGS *p, int64_t j0, int64_t j1)
 	}
 }
 
+/* Way 3 on several threads: tasks runs of column blocks (axpy) or of rows
+ * (dot products). */
+typedef struct {
+	const GK_ARGS *p;
+	int64_t tasks;
+	const GK_T *bcol;
+	int64_t ldb;
+} GK_FN(vjob);
+
+static void GK_FN(axpy_task)(void *arg, int64_t t, int slot)
+{
+	(void)slot;
+	const GK_FN(vjob) *v = arg;
+	int64_t j0, j1;
+	gk_gemm_range(v->p->n, GK_BLOCKED_AXPY_BYTES / (int64_t)sizeof(GK_T), t, v->tasks, &j0, &j1);
+	if (j1 > j0)
+		GK_FN(axpy_cols)(v->p, j0, j1);
+}
+
 /* A C of a row or two: the threads take runs of the column blocks. */
 static gk_status GK_FN(axpy_path)(const GK_ARGS *p, int nt)
 {
@@ -241,13 +276,9 @@ static gk_status GK_FN(axpy_path)(const GK_ARGS *p, int nt)
 	if (nt == 1) {
 		GK_FN(axpy_cols)(p, 0, p->n);
 	} else {
-#pragma omp parallel num_threads(nt)
-		{
-			int64_t j0, j1;
-			gk_gemm_range(p->n, w, omp_get_thread_num(), omp_get_num_threads(), &j0, &j1);
-			if (j1 > j0)
-				GK_FN(axpy_cols)(p, j0, j1);
-		}
+		GK_FN(vjob) v = {p, GK_FN(ntasks)(nt, nb), NULL, 0};
+		gk_pool_run(&(gk_job){.run = GK_FN(axpy_task), .arg = &v, .tasks = v.tasks, .threads = nt,
+		                      .work = (double)p->m * (double)p->n * (double)p->k});
 	}
 	return GK_OK;
 }
@@ -266,6 +297,13 @@ static void GK_FN(dot_rows)(const GK_ARGS *p, const GK_T *bcol, int64_t ldb, int
 			ci[j] = p->beta == (GK_T)0 ? p->alpha * d : p->alpha * d + p->beta * ci[j];
 		}
 	}
+}
+
+static void GK_FN(dot_task)(void *arg, int64_t t, int slot)
+{
+	(void)slot;
+	const GK_FN(vjob) *v = arg;
+	GK_FN(dot_rows)(v->p, v->bcol, v->ldb, v->p->m * t / v->tasks, v->p->m * (t + 1) / v->tasks);
 }
 
 /* A C of a few columns with the rows of A contiguous is a few matrix-vector
@@ -289,11 +327,9 @@ static gk_status GK_FN(dot_path)(const GK_ARGS *p, int nt)
 	if (nt == 1) {
 		GK_FN(dot_rows)(p, bcol, ldb, 0, p->m);
 	} else {
-#pragma omp parallel num_threads(nt)
-		{
-			const int64_t t = omp_get_thread_num(), nth = omp_get_num_threads();
-			GK_FN(dot_rows)(p, bcol, ldb, p->m * t / nth, p->m * (t + 1) / nth);
-		}
+		GK_FN(vjob) v = {p, GK_FN(ntasks)(nt, p->m), bcol, ldb};
+		gk_pool_run(&(gk_job){.run = GK_FN(dot_task), .arg = &v, .tasks = v.tasks, .threads = nt,
+		                      .work = (double)p->m * (double)p->n * (double)p->k});
 	}
 	gk_gemm_workspace_put(buf);
 	return GK_OK;

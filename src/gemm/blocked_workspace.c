@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include "blocked.h"
 
-#define WS_CACHE_MAX ((size_t)2 << 20)
+#define WS_CACHE_MAX ((size_t)8 << 20)
 
 static _Thread_local void *ws_buf;
 static _Thread_local size_t ws_bytes;

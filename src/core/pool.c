@@ -1,0 +1,358 @@
+/*
+ * pool.c - gemmkit's worker threads and the claiming of tasks (pool.h).
+ *
+ * Shared state, all atomics, in memory that outlives every call:
+ *   seq      the number of the current (or last) job; idle workers watch it
+ *   claim    seq << 32 | the next unclaimed task: a task is claimed by a
+ *            compare-and-swap that also checks the job's number, so a
+ *            worker that arrives after its job has ended claims nothing
+ *            and never touches the caller's data (the job and its argument
+ *            live on the caller's stack)
+ *   done     tasks of the current job finished; waiters sleep on it
+ * A thread holding a valid claim of job s knows that job s is still in
+ * flight (its own task is not done), so it may read the job's description.
+ *
+ * Wake-up: the caller publishes the job, then wakes slots 1 and 2 if they
+ * sleep; every worker wakes the two slots below it in a binary tree
+ * (2s + 1, 2s + 2), so that no thread makes more than two wake calls. A
+ * worker that is still spinning sees the new number by itself.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
+#include "pool.h"
+
+enum { AWAKE = 0, SLEEPING = 1 };
+
+typedef struct {
+	_Atomic uint32_t state;  /* futex word: AWAKE or SLEEPING */
+	uint32_t start_seq;      /* the job number when it was started */
+	int slot;
+} __attribute__((aligned(64))) gk_worker;
+
+static struct {
+	_Alignas(64) _Atomic uint32_t seq;
+	_Atomic int threads;    /* slots of the current job */
+	_Atomic int wake;       /* the current job wakes sleeping workers */
+	_Atomic uint64_t total; /* tasks of the current job */
+	_Atomic(const gk_job *) job;
+	_Alignas(64) _Atomic uint64_t claim;
+	_Alignas(64) _Atomic uint32_t done;
+	_Atomic uint32_t waiters; /* threads asleep on done */
+	_Alignas(64) atomic_flag busy;
+	_Atomic int nworkers;
+	int spin_ns;
+} pool = {.busy = ATOMIC_FLAG_INIT};
+
+static gk_worker workers[GK_POOL_MAX_THREADS - 1];
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+/* ---- waiting ------------------------------------------------------------ */
+
+static void futex_wait(_Atomic uint32_t *w, uint32_t val)
+{
+#ifdef __linux__
+	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+#else
+	(void)w;
+	(void)val;
+	struct timespec ts = {0, 100000};
+	nanosleep(&ts, NULL);
+#endif
+}
+
+static void futex_wake(_Atomic uint32_t *w, int n)
+{
+#ifdef __linux__
+	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+#else
+	(void)w;
+	(void)n;
+#endif
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * A bounded spin: cond(ctx) is polled with a pause between polls for the
+ * first microseconds, then with sched_yield (another thread of this core,
+ * perhaps the one being waited for, may run), until pool.spin_ns has passed.
+ * Returns 1 when cond came true.
+ */
+#define PAUSE_NS 4000
+static int spin_until(int (*cond)(const void *), const void *ctx)
+{
+	const int64_t t0 = now_ns();
+	for (int i = 1;; i++) {
+		if (cond(ctx))
+			return 1;
+		if (i % 32 == 0) {
+			const int64_t dt = now_ns() - t0;
+			if (dt >= pool.spin_ns)
+				return 0;
+			if (dt >= PAUSE_NS)
+				sched_yield();
+		}
+		cpu_relax();
+	}
+}
+
+typedef struct {
+	uint32_t want;
+} done_wait;
+
+static int done_reached(const void *ctx)
+{
+	return atomic_load_explicit(&pool.done, memory_order_acquire) >= ((const done_wait *)ctx)->want;
+}
+
+typedef struct {
+	const gk_job *job;
+	int64_t t;
+} ready_wait;
+
+static int task_ready(const void *ctx)
+{
+	const ready_wait *rw = ctx;
+	return rw->job->ready(rw->job->arg, rw->t);
+}
+
+/* Until cond(ctx): a bounded spin, then sleep on the count of finished
+ * tasks, which every task bumps once it has marked itself done. */
+static void wait_for(int (*cond)(const void *), const void *ctx)
+{
+	if (cond(ctx) || spin_until(cond, ctx))
+		return;
+	for (;;) {
+		atomic_fetch_add(&pool.waiters, 1);
+		const uint32_t d = atomic_load(&pool.done);
+		if (!cond(ctx))
+			futex_wait(&pool.done, d);
+		atomic_fetch_sub(&pool.waiters, 1);
+		if (cond(ctx))
+			return;
+	}
+}
+
+/* Task finished: count it, and wake whoever sleeps on the count. */
+static void task_done(void)
+{
+	atomic_fetch_add(&pool.done, 1);
+	if (atomic_load(&pool.waiters) > 0)
+		futex_wake(&pool.done, INT_MAX);
+}
+
+/* ---- claiming ----------------------------------------------------------- */
+
+/* Claim and run tasks of job s on slot until none is left. */
+static void participate(uint32_t s, int slot)
+{
+	uint64_t v = atomic_load_explicit(&pool.claim, memory_order_acquire);
+	for (;;) {
+		if ((uint32_t)(v >> 32) != s)
+			return;
+		const uint32_t t = (uint32_t)v;
+		/* A total read here may be a later job's: job s has then ended,
+		 * and the claim below fails. */
+		if (t >= atomic_load_explicit(&pool.total, memory_order_relaxed))
+			return;
+		if (!atomic_compare_exchange_weak_explicit(&pool.claim, &v, v + 1, memory_order_acq_rel,
+		                                           memory_order_acquire))
+			continue;
+		const gk_job *j = atomic_load_explicit(&pool.job, memory_order_relaxed);
+		if (j->ready != NULL) {
+			const ready_wait rw = {j, t};
+			wait_for(task_ready, &rw);
+		}
+		j->run(j->arg, t, slot);
+		task_done();
+		v = atomic_load_explicit(&pool.claim, memory_order_acquire);
+	}
+}
+
+/* ---- workers ------------------------------------------------------------ */
+
+static void wake_slot(int slot)
+{
+	gk_worker *w = &workers[slot - 1];
+	uint32_t st = SLEEPING;
+	if (atomic_load(&w->state) == SLEEPING && atomic_compare_exchange_strong(&w->state, &st, AWAKE))
+		futex_wake(&w->state, 1);
+}
+
+/* The children of slot in the wake-up tree, for a job of nt slots. */
+static void wake_children(int slot, int nt)
+{
+	for (int c = 2 * slot + 1; c <= 2 * slot + 2 && c < nt; c++)
+		if (c - 1 < atomic_load_explicit(&pool.nworkers, memory_order_relaxed))
+			wake_slot(c);
+}
+
+typedef struct {
+	uint32_t last;
+} seq_wait;
+
+static int seq_moved(const void *ctx)
+{
+	return atomic_load_explicit(&pool.seq, memory_order_acquire) != ((const seq_wait *)ctx)->last;
+}
+
+/* The next job's number after last: spin, then sleep until woken. */
+static uint32_t next_job(gk_worker *w, uint32_t last)
+{
+	const seq_wait sw = {last};
+	for (;;) {
+		if (spin_until(seq_moved, &sw))
+			return atomic_load_explicit(&pool.seq, memory_order_acquire);
+		atomic_store(&w->state, SLEEPING);
+		/* Either the caller sees SLEEPING and wakes this worker, or this
+		 * load sees its job (both sides sequentially consistent). */
+		if (atomic_load(&pool.seq) == last)
+			futex_wait(&w->state, SLEEPING);
+		atomic_store(&w->state, AWAKE);
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	gk_worker *w = arg;
+	uint32_t last = w->start_seq;
+	for (;;) {
+		last = next_job(w, last);
+		const int nt = atomic_load_explicit(&pool.threads, memory_order_relaxed);
+		if (atomic_load_explicit(&pool.wake, memory_order_relaxed))
+			wake_children(w->slot, nt);
+		if (w->slot < nt)
+			participate(last, w->slot);
+	}
+	return NULL;
+}
+
+/* In a child after fork(): none of the workers exist there. */
+static void after_fork_child(void)
+{
+	atomic_store(&pool.nworkers, 0);
+	atomic_store(&pool.waiters, 0);
+	atomic_flag_clear(&pool.busy);
+}
+
+static void pool_init(void)
+{
+	long us = GK_POOL_SPIN_US;
+	const char *s = getenv("GK_SPIN_US");
+	if (s != NULL && *s != '\0') {
+		char *end;
+		const long v = strtol(s, &end, 10);
+		if (*end == '\0' && v >= 0 && v <= 1000000)
+			us = v;
+	}
+	pool.spin_ns = (int)(us * 1000);
+	pthread_atfork(NULL, NULL, after_fork_child);
+}
+
+/* At least want workers if they can be started; returns how many there are.
+ * Called by the holder of pool.busy only. */
+static int ensure_workers(int want)
+{
+	int have = atomic_load(&pool.nworkers);
+	if (have >= want)
+		return have;
+	pthread_attr_t attr;
+	if (pthread_attr_init(&attr) != 0)
+		return have;
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	/* Signals are the application's business: workers take none. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (; have < want; have++) {
+		gk_worker *w = &workers[have];
+		w->slot = have + 1;
+		w->start_seq = atomic_load(&pool.seq);
+		atomic_store(&w->state, AWAKE);
+		pthread_t tid;
+		if (pthread_create(&tid, &attr, worker_main, w) != 0)
+			break;
+		atomic_store(&pool.nworkers, have + 1);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	return have;
+}
+
+/* ---- the caller --------------------------------------------------------- */
+
+static void run_inline(const gk_job *job)
+{
+	for (int64_t t = 0; t < job->tasks; t++)
+		job->run(job->arg, t, 0);
+}
+
+void gk_pool_run(const gk_job *job)
+{
+	if (job->tasks <= 0)
+		return;
+	if (job->threads <= 1 || job->tasks == 1 || job->tasks >= (int64_t)UINT32_MAX) {
+		run_inline(job);
+		return;
+	}
+	pthread_once(&pool_once, pool_init);
+	/* Another thread's job in flight, or a task of ours calling back in:
+	 * this one runs here. */
+	if (atomic_flag_test_and_set_explicit(&pool.busy, memory_order_acquire)) {
+		run_inline(job);
+		return;
+	}
+	const int want = job->threads > GK_POOL_MAX_THREADS ? GK_POOL_MAX_THREADS : job->threads;
+	const int have = ensure_workers(want - 1);
+	if (have == 0) {
+		atomic_flag_clear_explicit(&pool.busy, memory_order_release);
+		run_inline(job);
+		return;
+	}
+	const int nt = have + 1 < want ? have + 1 : want;
+	const uint32_t s = atomic_load_explicit(&pool.seq, memory_order_relaxed) + 1;
+	atomic_store_explicit(&pool.done, 0, memory_order_relaxed);
+	atomic_store_explicit(&pool.total, (uint64_t)job->tasks, memory_order_relaxed);
+	atomic_store_explicit(&pool.job, job, memory_order_relaxed);
+	atomic_store_explicit(&pool.threads, nt, memory_order_relaxed);
+	const int wake = job->work >= GK_POOL_WAKE_WORK;
+	atomic_store_explicit(&pool.wake, wake, memory_order_relaxed);
+	atomic_store_explicit(&pool.claim, (uint64_t)s << 32, memory_order_release);
+	atomic_store(&pool.seq, s);
+	if (wake)
+		wake_children(0, nt);
+	participate(s, 0);
+	const done_wait dw = {(uint32_t)job->tasks};
+	wait_for(done_reached, &dw);
+	atomic_flag_clear_explicit(&pool.busy, memory_order_release);
+}
+
+int gk_pool_workers(void)
+{
+	return atomic_load(&pool.nworkers);
+}

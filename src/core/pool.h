@@ -1,0 +1,66 @@
+/*
+ * pool.h - gemmkit's own threads for the CPU GEMM drivers (pool.c).
+ *
+ * A job is a list of tasks [0, tasks). The calling thread and up to
+ * threads - 1 workers claim tasks one at a time from a shared counter, in
+ * order, until none is left: whatever a late or descheduled thread has not
+ * claimed, the others do, so a call never waits on a thread that has not
+ * started, and the caller alone finishes the job if no worker comes.
+ * A task may have to wait for others (ready): that is how the phases of a
+ * driver (pack a panel, then use it) follow one another without a barrier
+ * that counts threads. Tasks are claimed in order, and a task waits only on
+ * tasks before it, so the first unfinished task can always run.
+ *
+ * Waiting is short: an idle worker spins for GK_POOL_SPIN_US (50 us;
+ * environment GK_SPIN_US) watching for the next job, then sleeps on a futex;
+ * a thread waiting on an unfinished task spins a few microseconds, yields,
+ * then sleeps, so that the thread it waits for can have its core.
+ *
+ * Each participant runs with a slot number, 0 for the caller and 1 ..
+ * threads - 1 for the workers, so that per-thread buffers can be indexed by
+ * it; a slot runs one task at a time. Which slot runs which task, and how
+ * many slots take part, varies from call to call: a task's result must not
+ * depend on it.
+ *
+ * One job runs at a time in the process; a call that finds the pool busy
+ * (another thread's job in flight) runs its tasks on its own thread. After
+ * fork() the child starts new workers when it needs them.
+ */
+#ifndef GK_POOL_H
+#define GK_POOL_H
+
+#include <stdint.h>
+#include "gk_internal.h"
+
+/* The most threads a call runs with (threads.c caps every count to it). */
+#define GK_POOL_MAX_THREADS 1024
+
+/* Microseconds an idle worker watches for the next job before it sleeps. */
+#define GK_POOL_SPIN_US 50
+
+/* Multiply-adds below which a job does not wake sleeping workers (they
+ * would arrive after the caller has done the work): only workers still
+ * spinning join it. About 50 us on one core at 40 GFLOPS. */
+#define GK_POOL_WAKE_WORK (128.0 * 128.0 * 128.0)
+
+typedef struct gk_job {
+	/* Task t on slot s. */
+	void (*run)(void *arg, int64_t t, int slot);
+	/* Whether task t may start now (NULL: always). It depends only on
+	 * tasks before t, which mark their completion in arg (atomics, store
+	 * release) before they return; it is asked again whenever a task
+	 * finishes. */
+	int (*ready)(const void *arg, int64_t t);
+	void *arg;
+	int64_t tasks;  /* < 2^32 */
+	int threads;    /* slots 0 .. threads - 1, at most GK_POOL_MAX_THREADS */
+	double work;    /* multiply-adds of the whole job (GK_POOL_WAKE_WORK) */
+} gk_job;
+
+/* Run every task of job once; returns when all are done. */
+GK_HIDDEN void gk_pool_run(const gk_job *job);
+
+/* Threads the process has started for the pool (tests). */
+GK_HIDDEN int gk_pool_workers(void);
+
+#endif /* GK_POOL_H */

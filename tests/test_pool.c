@@ -1,0 +1,225 @@
+/*
+ * test_pool.c - the worker pool of the CPU drivers (src/core/pool.h) on its
+ * own: every task runs exactly once, a task starts only when its ready test
+ * says so, jobs from several threads at once (one gets the pool, the others
+ * run on their own thread), a job while another thread hogs a core, nested
+ * jobs, and a job in a child after fork(). No timing is asserted.
+ *
+ * Built also on its own with -fsanitize=thread (see docs/ARCHITECTURE.md,
+ * "Threads"): pool.c, this file and test_util.c, nothing else.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "pool.h"
+#include "test_util.h"
+
+#define MAX_TASKS 4096
+
+/* A job of `phases` phases of `per` tasks; a task of phase p may start
+ * once every task of phase p - 1 is done. Each task checks that, counts its
+ * run and spins for a short, random time. */
+typedef struct {
+	int64_t per, phases;
+	_Atomic int runs[MAX_TASKS];
+	_Atomic int done[MAX_TASKS];
+	_Atomic int phase_done[MAX_TASKS];
+	_Atomic int early;     /* tasks that started before their phase was ready */
+	_Atomic int bad_slot;  /* slots out of range */
+	int threads;
+	uint64_t seed;
+} chain;
+
+static void spin_ns(long ns)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < ns);
+}
+
+static void chain_run(void *arg, int64_t t, int slot)
+{
+	chain *c = arg;
+	const int64_t p = t / c->per;
+	if (slot < 0 || slot >= c->threads)
+		atomic_fetch_add(&c->bad_slot, 1);
+	if (p > 0 && atomic_load(&c->phase_done[p - 1]) != c->per)
+		atomic_fetch_add(&c->early, 1);
+	atomic_fetch_add(&c->runs[t], 1);
+	/* 0 to 20 us, from the task number and the seed. */
+	spin_ns((long)((((uint64_t)t * 2654435761u) ^ c->seed) % 20000));
+	atomic_store_explicit(&c->done[t], 1, memory_order_release);
+	atomic_fetch_add_explicit(&c->phase_done[p], 1, memory_order_release);
+}
+
+static int chain_ready(const void *arg, int64_t t)
+{
+	const chain *c = arg;
+	const int64_t p = t / c->per;
+	return p == 0 || atomic_load_explicit(&((chain *)c)->phase_done[p - 1], memory_order_acquire) == c->per;
+}
+
+/* Run one chain job; 0 when every task ran once and none started early. */
+static int run_chain(int threads, int64_t per, int64_t phases, uint64_t seed, int with_ready)
+{
+	chain *c = calloc(1, sizeof *c);
+	if (c == NULL)
+		return -1;
+	c->per = per;
+	c->phases = phases;
+	c->threads = threads;
+	c->seed = seed;
+	gk_job job = {.run = chain_run, .ready = with_ready ? chain_ready : NULL, .arg = c,
+	              .tasks = per * phases, .threads = threads, .work = 1e12};
+	gk_pool_run(&job);
+	int bad = 0;
+	for (int64_t t = 0; t < per * phases; t++)
+		bad += atomic_load(&c->runs[t]) != 1;
+	if (with_ready)
+		bad += atomic_load(&c->early);
+	bad += atomic_load(&c->bad_slot);
+	free(c);
+	return bad;
+}
+
+static void test_once_and_order(uint64_t seed)
+{
+	static const int threads[] = {1, 2, 3, 4, 8};
+	static const int64_t shapes[][2] = {{1, 1}, {7, 1}, {1, 9}, {4, 5}, {16, 8}, {33, 3}, {100, 40}};
+	for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++)
+		for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+			for (int r = 0; r < 2; r++) {
+				const int bad = run_chain(threads[i], shapes[s][0], shapes[s][1], seed + s, r);
+				TU_CHECK(bad == 0, "%d threads, %lld x %lld tasks, ready %d: %d tasks wrong", threads[i],
+				         (long long)shapes[s][0], (long long)shapes[s][1], r, bad);
+			}
+	TU_CHECK(gk_pool_workers() >= 1 && gk_pool_workers() <= 7, "%d workers after jobs of up to 8 threads",
+	         gk_pool_workers());
+	/* Small jobs (not worth waking a sleeping worker) still complete. */
+	for (int r = 0; r < 200; r++) {
+		chain *c = calloc(1, sizeof *c);
+		c->per = 4;
+		c->phases = 1;
+		c->threads = 2;
+		gk_job job = {.run = chain_run, .arg = c, .tasks = 4, .threads = 2, .work = 1};
+		gk_pool_run(&job);
+		int bad = 0;
+		for (int t = 0; t < 4; t++)
+			bad += atomic_load(&c->runs[t]) != 1;
+		free(c);
+		TU_CHECK(bad == 0, "small job %d: %d tasks wrong", r, bad);
+		if (r % 50 == 0)
+			usleep(200); /* let the workers fall asleep now and then */
+	}
+}
+
+/* Several threads of the application with jobs at once. */
+typedef struct {
+	uint64_t seed;
+	int bad;
+} caller;
+
+static void *caller_main(void *arg)
+{
+	caller *c = arg;
+	for (int r = 0; r < 60; r++)
+		c->bad += run_chain(2 + r % 3, 5, 3, c->seed + (uint64_t)r, r % 2) != 0;
+	return NULL;
+}
+
+static void test_concurrent_callers(uint64_t seed)
+{
+	pthread_t tid[4];
+	caller cs[4];
+	for (int i = 0; i < 4; i++) {
+		cs[i] = (caller){seed + 1000u * (uint64_t)i, 0};
+		pthread_create(&tid[i], NULL, caller_main, &cs[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(tid[i], NULL);
+		TU_CHECK(cs[i].bad == 0, "caller %d: %d jobs wrong", i, cs[i].bad);
+	}
+}
+
+/* A thread that keeps one core busy until told to stop. */
+static _Atomic int hog_stop;
+static void *hog_main(void *arg)
+{
+	(void)arg;
+	volatile unsigned long x = 0;
+	while (!atomic_load_explicit(&hog_stop, memory_order_relaxed))
+		x++;
+	return NULL;
+}
+
+static void test_beside_hog(uint64_t seed)
+{
+	pthread_t hog;
+	atomic_store(&hog_stop, 0);
+	pthread_create(&hog, NULL, hog_main, NULL);
+	for (int r = 0; r < 40; r++) {
+		const int bad = run_chain(2, 8, 4, seed + (uint64_t)r, 1);
+		TU_CHECK(bad == 0, "beside a busy thread, job %d: %d tasks wrong", r, bad);
+	}
+	atomic_store(&hog_stop, 1);
+	pthread_join(hog, NULL);
+}
+
+/* A task that runs a job of its own: the inner one runs on that thread. */
+static _Atomic int nested_bad;
+static void nested_run(void *arg, int64_t t, int slot)
+{
+	(void)arg;
+	(void)t;
+	(void)slot;
+	if (run_chain(2, 3, 2, 7, 1) != 0)
+		atomic_fetch_add(&nested_bad, 1);
+}
+
+static void test_nested(void)
+{
+	gk_job job = {.run = nested_run, .tasks = 6, .threads = 2, .work = 1e12};
+	gk_pool_run(&job);
+	TU_CHECK(atomic_load(&nested_bad) == 0, "nested jobs: %d wrong", atomic_load(&nested_bad));
+}
+
+/* After fork() the child has none of the parent's workers: its jobs must
+ * still finish (new workers, or the caller alone). */
+static void test_fork(uint64_t seed)
+{
+#ifdef __SANITIZE_THREAD__
+	(void)seed; /* ThreadSanitizer does not start threads after fork() */
+	return;
+#endif
+	fflush(stdout);
+	fflush(stderr);
+	const pid_t pid = fork();
+	if (pid == 0) {
+		int bad = 0;
+		for (int r = 0; r < 20; r++)
+			bad += run_chain(2, 6, 3, seed + (uint64_t)r, 1) != 0;
+		_exit(bad == 0 ? 0 : 1);
+	}
+	int st = 0;
+	TU_CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	         "jobs in a child after fork(): status %d", st);
+}
+
+int main(void)
+{
+	const uint64_t seed = tu_seed();
+	test_once_and_order(seed);
+	test_concurrent_callers(seed);
+	test_beside_hog(seed);
+	test_nested();
+	test_fork(seed);
+	return tu_finish("test_pool");
+}
