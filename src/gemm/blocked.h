@@ -62,7 +62,7 @@
  * A again. */
 #define GK_BLOCKED_TASKS 4
 #define GK_BLOCKED_RUN_MIN 4
-#define GK_BLOCKED_COLS_MIN 32
+#define GK_BLOCKED_COLS_MIN 128
 
 /* A skinny product's depth is split among threads (way 2) in groups of at
  * least GROUP_MIN kc blocks; under GK_FLAG_DETERMINISTIC into at most GROUPS

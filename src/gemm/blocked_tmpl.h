@@ -396,7 +396,13 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 		pl.mb = (m + pl.bs.mc - 1) / pl.bs.mc;
 		pl.ptasks = GK_FN(ntasks)(nt, psl);
 		const int64_t want = GK_FN(ntasks)(nt, INT64_MAX);
-		const int64_t jsn = (want + pl.mb - 1) / pl.mb, jsmax = psl / GK_BLOCKED_RUN_MIN;
+		/* At least as many runs as the columns of the static grid of
+		 * nt threads that balances best: a run of a short panel then
+		 * fits L2, and the macrokernel walks C along its rows. */
+		const int tm = gk_gemm_grid(nt, (m + mr - 1) / mr, psl, 0);
+		int64_t jsn = (want + pl.mb - 1) / pl.mb, jsmax = psl / GK_BLOCKED_RUN_MIN;
+		if (jsn < nt / tm)
+			jsn = nt / tm;
 		pl.jsn = jsn < jsmax ? jsn : jsmax < 1 ? 1 : jsmax;
 		pl.rtasks = pl.ptasks + pl.mb * pl.jsn;
 	}
