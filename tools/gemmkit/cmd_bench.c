@@ -453,6 +453,7 @@ int gk_cmd_bench(int argc, char **argv)
 		case BENCH_KIND_HOSTMEM: rc = bench_run_hostmem(o); break;
 		case BENCH_KIND_HXV: rc = bench_run_hxv(o); break;
 		case BENCH_KIND_MULTI: rc = bench_run_multi(o); break;
+		case BENCH_KIND_BUSY: rc = bench_run_busy(o); break;
 		default: rc = bench_run_gemm(o); break;
 		}
 	}

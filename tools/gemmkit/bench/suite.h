@@ -12,7 +12,8 @@
 #define BENCH_MAX_CODES 32    /* k+m codes of the gf256 suite */
 
 enum { BENCH_KIND_GEMM, BENCH_KIND_PEAK, BENCH_KIND_GF256, BENCH_KIND_HOSTMEM /* gpu_hostmem.c */,
-       BENCH_KIND_HXV /* gpu_hxv.c */, BENCH_KIND_MULTI /* gpu_multi.c */ };
+       BENCH_KIND_HXV /* gpu_hxv.c */, BENCH_KIND_MULTI /* gpu_multi.c */,
+       BENCH_KIND_BUSY /* busy.c */ };
 
 /*
  * A suite: the defaults of a run. Its runtime is an estimate for an idle
@@ -79,5 +80,6 @@ int bench_run_gf256(const bench_opts *o);
 int bench_run_hostmem(const bench_opts *o); /* gpu_hostmem.c */
 int bench_run_hxv(const bench_opts *o);     /* gpu_hxv.c */
 int bench_run_multi(const bench_opts *o);   /* gpu_multi.c */
+int bench_run_busy(const bench_opts *o);    /* busy.c */
 
 #endif

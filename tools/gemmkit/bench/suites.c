@@ -27,6 +27,14 @@ const bench_suite bench_suites[] = {
 	 "17-25 min", "auto,cpu.blocked,openblas,openblas-best,blis,blis-best", POW2_SIZES ",8192", "16,32,64",
 	 "4096x4096x64,64x4096x4096,8x8x1e7,1000x1000x1000,1023x1025x1027", "both", "1,2", NULL, 30, 0, 0,
 	 "gemmkit-bench-results", NULL, NULL},
+	{"cpu-busy", BENCH_KIND_BUSY,
+	 "gemmkit on T threads (2) when the machine is not its own: alone on 1 and T\n"
+	 "threads, alternating call by call with OpenBLAS and with BLIS (T threads) in\n"
+	 "one process, and beside a process spinning on one core; SGEMM and DGEMM,\n"
+	 "N = 256, 512, 1024; the ratios of the targets (busy >= 1 thread, alternating\n"
+	 ">= 0.9 x idle)",
+	 "1-2 min", NULL, "256,512,1024", "256", NULL, "both", "2", NULL, 30, 0, 0, "gemmkit-bench-busy", NULL,
+	 NULL},
 	{"strassen", BENCH_KIND_GEMM,
 	 "auto and cpu.blocked vs every algorithm named *strassen*; SGEMM,\n"
 	 "N = 1024, 1536, 2048, 3072, 4096, 6144, 8192, threads 1 and 2, cap 30 s;\n"
