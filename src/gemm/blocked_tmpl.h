@@ -491,6 +491,18 @@ static inline int GK_FN(b_aliases)(const GK_ARGS *p)
 	       p->n > GK_BLOCKED_ALIAS_NEAR_MIN && p->k > GK_BLOCKED_ALIAS_NEAR_MIN;
 }
 
+/* Whether p goes way 3 (matrix-vector shapes past the small ones). */
+static inline int GK_FN(way3)(const GK_ARGS *p)
+{
+	const int64_t m = p->m, n = p->n, k = p->k;
+	const double work = (double)m * (double)n * (double)k;
+	if ((m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY) ||
+	    (work <= GK_BLOCKED_SMALL_WORK && m <= GK_BLOCKED_SMALL_DIM && n <= GK_BLOCKED_SMALL_DIM &&
+	     k <= GK_BLOCKED_SMALL_DIM && !GK_FN(b_aliases)(p)))
+		return 0;
+	return (m <= GK_BLOCKED_AXPY_ROWS && p->cs_b == 1) || (n <= GK_BLOCKED_DOT_COLS && p->cs_a == 1);
+}
+
 /* Ways 1 to 4 for p on nt threads; GK_ERR_NO_MEMORY when the way's
  * workspace cannot be had (before anything is written). */
 static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
@@ -549,7 +561,9 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	/* All of C one column of tiles of the unpacked kernel, k one block, one
 	 * thread: the calls straight away. At 16 x 16 x 16 the loops of way 1
 	 * around them cost a sixth. */
-	if (nt == 1 && k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR) {
+	/* Not for a product that goes way 3 on more threads: its sums run in
+	 * another order there, and the bits must not depend on the count. */
+	if (nt == 1 && k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR && !GK_FN(way3)(p)) {
 		GK_FN(rowplan) rp;
 		GK_FN(rowplan_init)(&rp, m, GK_FN(urows)(p->kern, n));
 		const GK_T *a = p->a;
