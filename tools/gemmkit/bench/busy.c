@@ -35,6 +35,7 @@
 #include <unistd.h>
 #include "cli_util.h"
 #include "engine.h"
+#include "gemm.h"
 #include "gemm_check.h"
 #include "gemmkit.h"
 #include "refs.h"
@@ -266,15 +267,8 @@ static int cell_setup(void *data, char *why, size_t len)
 		snprintf(why, len, "not enough memory for the matrices");
 		return -1;
 	}
-	cli_rng rng;
-	cli_rng_init(&rng, x->r->o->seed * 1000003u + (uint64_t)(x->dt * BENCH_MAX_SHAPES) + (uint64_t)s->n);
-	if (x->dt) {
-		cli_fill_f64(x->a, mk, &rng);
-		cli_fill_f64(x->b, kn, &rng);
-	} else {
-		cli_fill_f32(x->a, mk, &rng);
-		cli_fill_f32(x->b, kn, &rng);
-	}
+	bench_gemm_fill(x->dt, s, x->r->o->seed * 1000003u + (uint64_t)(x->dt * BENCH_MAX_SHAPES) + (uint64_t)s->n, x->a,
+	                x->b);
 	const unsigned dtype = x->dt ? GK_DTYPE_F64 : GK_DTYPE_F32;
 	gkc_ref_gemm(dtype, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, s->m, s->n, s->k, 1.0, x->a, s->k, x->b, s->n, 0.0,
 	             NULL, s->n, NULL, s->m, x->ref);
@@ -286,7 +280,7 @@ static void cell_poison(void *data, bench_contender *c)
 {
 	(void)c;
 	busy_cell *x = data;
-	memset(x->out, 0xff, (size_t)x->s->m * (size_t)x->s->n * (x->dt ? sizeof(double) : sizeof(float)));
+	bench_gemm_poison(x->dt, x->s, x->out);
 }
 
 static int cell_check(void *data, bench_contender *c, double *err, char *why, size_t len)

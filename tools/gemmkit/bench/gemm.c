@@ -188,16 +188,8 @@ static int cell_setup(void *data, char *why, size_t len)
 		snprintf(why, len, "not enough memory for the matrices");
 		return -1;
 	}
-	cli_rng rng;
-	cli_rng_init(&rng, o->seed * 1000003u + (uint64_t)(x->dt * BENCH_MAX_SHAPES + x->si));
+	bench_gemm_fill(x->dt, s, o->seed * 1000003u + (uint64_t)(x->dt * BENCH_MAX_SHAPES + x->si), x->a, x->b);
 	const size_t mk = (size_t)s->m * (size_t)s->k, kn = (size_t)s->k * (size_t)s->n;
-	if (x->dt) {
-		cli_fill_f64(x->a, mk, &rng);
-		cli_fill_f64(x->b, kn, &rng);
-	} else {
-		cli_fill_f32(x->a, mk, &rng);
-		cli_fill_f32(x->b, kn, &rng);
-	}
 	x->norm_ab = frob(x->dt, x->a, mk) * frob(x->dt, x->b, kn);
 	const unsigned dtype = x->dt ? GK_DTYPE_F64 : GK_DTYPE_F32;
 	x->bound = gkc_gemm_bound(dtype, s->k, GEMM_FACTOR);
@@ -214,11 +206,30 @@ static int cell_setup(void *data, char *why, size_t len)
 	return 0;
 }
 
+void bench_gemm_fill(int dt, const bench_shape *s, uint64_t seed, void *a, void *b)
+{
+	cli_rng rng;
+	cli_rng_init(&rng, seed);
+	const size_t mk = (size_t)s->m * (size_t)s->k, kn = (size_t)s->k * (size_t)s->n;
+	if (dt) {
+		cli_fill_f64(a, mk, &rng);
+		cli_fill_f64(b, kn, &rng);
+	} else {
+		cli_fill_f32(a, mk, &rng);
+		cli_fill_f32(b, kn, &rng);
+	}
+}
+
+void bench_gemm_poison(int dt, const bench_shape *s, void *c)
+{
+	memset(c, 0xff, (size_t)s->m * (size_t)s->n * (dt ? sizeof(double) : sizeof(float)));
+}
+
 static void cell_poison(void *data, bench_contender *c)
 {
 	(void)c;
 	gemm_cell *x = data;
-	memset(x->out, 0xff, (size_t)x->s->m * (size_t)x->s->n * (x->dt ? sizeof(double) : sizeof(float)));
+	bench_gemm_poison(x->dt, x->s, x->out);
 }
 
 static double elem(int f64, const void *p, size_t i)

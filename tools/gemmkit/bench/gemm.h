@@ -24,6 +24,12 @@
  * magnitude yet catches a result that is plainly wrong. */
 #define GEMM_GROSS 1e-2
 
+/* The inputs of a GEMM cell (A m x k, B k x n, row major, float when dt is
+ * 0, else double) filled from seed, the same way in every GEMM suite. */
+void bench_gemm_fill(int dt, const bench_shape *s, uint64_t seed, void *a, void *b);
+/* C (m x n) poisoned before a checked run: every bit set, a NaN. */
+void bench_gemm_poison(int dt, const bench_shape *s, void *c);
+
 enum { GEMM_OURS, GEMM_REF };
 
 /* What a GEMM contender is, beside its bench_contender. */
