@@ -185,11 +185,17 @@ int bench_run_hostmem(const bench_opts *o)
 						fprintf(body, " %s %.3f s (%.1f TFLOPS);", sub[i].id, r->median_s, r->rate / 1e3);
 					else
 						fprintf(body, " %s %s;", sub[i].id, bench_status_mark(r->status));
+					/* The engine clears why before the checked run: cuBLASXt's
+					 * block dimension is written here. */
+					char note[sizeof sub[i].why];
+					snprintf(note, sizeof note, "%s", sub[i].why);
+					if (sd[idx[i]].what == HM_XT && r->status == BENCH_OK)
+						snprintf(note, sizeof note, "block dimension %d", sd[idx[i]].xt_block);
 					if (csv)
 						fprintf(csv, "%s,%lld,%s,%s,%s,%.6g,%.6g,%.3g,\"%s\"\n", dt ? "d" : "s", (long long)x.n,
 						        pg ? "pageable" : "pinned", sub[i].id,
 						        r->status == BENCH_OK ? "ok" : bench_status_mark(r->status), r->median_s,
-						        r->rate / 1e3, r->err, sub[i].why);
+						        r->rate / 1e3, r->err, note);
 				}
 				fprintf(body, "\n");
 			}
