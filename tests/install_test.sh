@@ -10,7 +10,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 
-for f in include/gemmkit.h include/gemmkit_cblas.h bin/gemmkit; do
+for f in include/gemmkit.h include/gemmkit_cblas.h include/gemmkit_gf256.h include/gemmkit_hxv.h bin/gemmkit; do
 	[ -f "$prefix/$f" ] || fail "$f was not installed"
 done
 pcdir=$(dirname "$(find "$prefix" -name gemmkit.pc | head -n1)")
