@@ -33,41 +33,32 @@ namespace {
 
 using namespace gk_hm;
 
-/* Rates for the planner's cost model, by launcher: FLOP/s on large tiles
- * and the tile side at which a side halves it. Measured in core on an
- * H100 at k = 32768 (docs/CUDA_HOSTMEM.md "Tiles, slots, order"): the tensor-core
- * launchers lose more on small tiles than the FFMA ones (TF32 83 TFLOPS
- * at 1024², 213 at 2816², 323 at 8192², 353 at 16384²; 3xTF32 71, 102,
- * 121, 120; FFMA 33, 39, 43, 44). */
-double launcher_rate(const void *fn, size_t es)
+/* What the planner's cost model knows of a launcher: its rate on large
+ * tiles (FLOP/s), the tile side at which a side halves it, and the
+ * workspace it takes per call as a multiple of its pieces.
+ *
+ * Rates and sides were measured in core on an H100 at k = 32768
+ * (docs/CUDA_HOSTMEM.md "Tiles, slots, order"): the tensor-core launchers
+ * lose more on small tiles than the FFMA ones (TF32 83 TFLOPS at 1024²,
+ * 213 at 2816², 323 at 8192², 353 at 16384²; 3xTF32 71, 102, 121, 120;
+ * FFMA 33, 39, 43, 44). The tensor-core launchers split their operands
+ * into TF32 planes: about twice the pieces again, taken per call
+ * (stream-ordered allocations that they shrink, panel by panel, when the
+ * memory is not there); the planner reserves it within the budget where
+ * tiles fit beside it. */
+struct launcher_model {
+	double rate, side_half, ws_factor;
+};
+
+launcher_model model_of(const void *fn, size_t es)
 {
 	if (es == 8)
-		return 50e12;
+		return {50e12, 128, 0.0};
 	if (fn == (const void *)gk_cuda_sgemm_tf32)
-		return 350e12;
+		return {350e12, 800, 2.0};
 	if (fn == (const void *)gk_cuda_sgemm_3xtf32)
-		return 125e12;
-	return 40e12;
-}
-
-double launcher_side_half(const void *fn, size_t es)
-{
-	if (es == 4 && fn == (const void *)gk_cuda_sgemm_tf32)
-		return 800;
-	if (es == 4 && fn == (const void *)gk_cuda_sgemm_3xtf32)
-		return 300;
-	return 128;
-}
-
-/* The tensor-core launchers split their operands into TF32 planes: about
- * twice the pieces again, taken per call (stream-ordered allocations that
- * they shrink, panel by panel, when the memory is not there). The planner
- * reserves it within the budget where tiles fit beside it. */
-double launcher_ws_factor(const void *fn, size_t es)
-{
-	if (es == 4 && (fn == (const void *)gk_cuda_sgemm_tf32 || fn == (const void *)gk_cuda_sgemm_3xtf32))
-		return 2.0;
-	return 0.0;
+		return {125e12, 300, 2.0};
+	return {40e12, 128, 0.0};
 }
 
 struct sgemm_t {
@@ -215,13 +206,14 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 		gk_hm_params pp;
 		memset(&pp, 0, sizeof pp);
 		pp.m = m, pp.n = n, pp.k = k, pp.esize = es, pp.beta_nonzero = beta_nz, pp.budget = budget;
-		pp.ws_factor = launcher_ws_factor((const void *)fn, es);
+		const launcher_model lm = model_of((const void *)fn, es);
+		pp.ws_factor = lm.ws_factor;
 		pp.ws_fixed = (size_t)64 << 20;
 		if (pp.ws_fixed > budget / 8)
 			pp.ws_fixed = budget / 8;
 		pp.link_bps = 50e9;
-		pp.flops = launcher_rate((const void *)fn, es);
-		pp.side_half = launcher_side_half((const void *)fn, es);
+		pp.flops = lm.rate;
+		pp.side_half = lm.side_half;
 		pp.first_hidden = ses != NULL;
 		pp.a_col_lines = cs_a != 1;
 		pp.b_col_lines = cs_b != 1;
