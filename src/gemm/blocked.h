@@ -104,7 +104,8 @@ typedef struct gk_gemm_blocking {
 /* The blocking for elements of esize bytes and an mr x nr microkernel. The
  * cache sizes are read once (sysconf, with fallbacks when the system does
  * not know); GK_GEMM_BLOCKS="mc,kc,nc" overrides the result, for tuning
- * and tests (b_in_l2 is then a quarter of a kc x nc panel). */
+ * and tests (b_in_l2 is then a quarter of a kc x nc panel, or half of the
+ * L2 bytes given as a fourth field: "mc,kc,nc,l2"). */
 GK_HIDDEN void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out);
 
 /* Just the kc of gk_gemm_blocking_get. */

@@ -22,6 +22,7 @@
 static struct {
 	size_t l1, l2, l3;
 	int64_t mc, kc, nc; /* GK_GEMM_BLOCKS, 0 when unset */
+	int64_t l2_bytes;   /* its optional fourth field, 0 when absent */
 } cache;
 static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
 
@@ -41,11 +42,13 @@ static void read_caches(void)
 	cache.l2 = clamp_size(l2, 128 * 1024, 8 * 1024 * 1024, L2_DEFAULT);
 	cache.l3 = clamp_size(l3, 1024 * 1024, 64 * 1024 * 1024, L3_DEFAULT);
 	const char *s = getenv("GK_GEMM_BLOCKS");
-	long long mc, kc, nc;
-	if (s != NULL && sscanf(s, "%lld,%lld,%lld", &mc, &kc, &nc) == 3 && mc > 0 && kc > 0 && nc > 0) {
+	long long mc, kc, nc, l2b = 0;
+	const int got = s == NULL ? 0 : sscanf(s, "%lld,%lld,%lld,%lld", &mc, &kc, &nc, &l2b);
+	if (got >= 3 && mc > 0 && kc > 0 && nc > 0) {
 		cache.mc = mc;
 		cache.kc = kc;
 		cache.nc = nc;
+		cache.l2_bytes = got == 4 && l2b > 0 ? l2b : 0;
 	}
 }
 
@@ -91,8 +94,9 @@ void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking
 		nc = down_to(cache.nc, nr);
 		/* Scaled with the blocks, so that both macrokernel loop orders
 		 * still occur with small blocks (the A-sliver-outer one up to
-		 * half a panel, 2 * b_in_l2). */
-		b_in_l2 = kc * nc / 4;
+		 * half a panel, 2 * b_in_l2); a fourth field gives the L2 bytes
+		 * instead (tuning: the blocks change, the loop-order rule not). */
+		b_in_l2 = cache.l2_bytes > 0 ? cache.l2_bytes / 2 / es : kc * nc / 4;
 	}
 	out->mc = mc;
 	out->kc = kc;
