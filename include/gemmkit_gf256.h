@@ -25,6 +25,14 @@ extern "C" {
  * of them. docs/GF256.md describes the field, the kernels and the codes.
  */
 
+/**
+ * @return the CPU GF(2^8) kernels in use: "avx512+gfni", "avx2+gfni" (GFNI
+ *         affine instructions), "avx512", "avx2" (byte shuffles) or
+ *         "generic". They follow the CPU kernel set (gk_arch_name, GK_ARCH);
+ *         GK_GFNI=0 turns the GFNI ones off.
+ */
+GK_API const char *gk_gf256_kernel_name(void);
+
 /** @return a * b in GF(2^8). */
 GK_API uint8_t gk_gf256_mul(uint8_t a, uint8_t b);
 

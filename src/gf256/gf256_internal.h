@@ -44,9 +44,6 @@ typedef struct gk_gf256_plan {
  * "0"; else the table ones. *affine tells which. */
 GK_HIDDEN const gk_gf256_dot_fn *gk_gf256_select(const gk_kernels *kern, int *affine);
 
-/* "avx512+gfni", "avx512", "avx2" or "generic": the GF(2^8) kernels in use. */
-GK_HIDDEN const char *gk_gf256_kernel_name(void);
-
 /*
  * Expand A (row i at a + i * lda) for kern (NULL: the active table); affine
  * = -1 chooses as gk_gf256_select, 0 takes the table kernels, 1 the affine

@@ -126,6 +126,7 @@ int gk_cmd_info(int argc, char **argv)
 		       strcmp(forced, arch) == 0 ? "forced it" : "was refused");
 	else
 		printf("CPU kernels:  %s\n", arch);
+	printf("GF(2^8):      %s kernels\n", gk_gf256_kernel_name());
 	printf("caches:       L1d %s, L2 %s, L3 %s\n", l1, l2, l3);
 	printf("threads:      %d (default)\n", info.max_threads);
 	printf("CUDA built:   %s\n", info.cuda_built ? "yes" : "no");

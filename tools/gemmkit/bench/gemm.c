@@ -428,7 +428,7 @@ int bench_run_gemm(const bench_opts *o)
 	/* The CPU's peak, for the CPU contenders' "% of peak"; a run of GPU
 	 * contenders alone is measured against cuBLAS instead. */
 	if (g->ngpu < g->nc)
-		measure_peaks(g, bench_peak_best_isa());
+		measure_peaks(g, bench_peak_active_isa());
 	for (int ti = 0; ti < o->nthreads; ti++) {
 		use_threads(g, ti);
 		for (int dt = 0; dt < 2; dt++)

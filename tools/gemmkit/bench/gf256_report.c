@@ -66,6 +66,7 @@ static void write_meta(const gf_run *g, bench_report *rep)
 		return;
 	const bench_opts *o = g->o;
 	bench_meta_machine(rep, f);
+	fprintf(f, "gemmkit_gf256_kernels: %s\n", gk_gf256_kernel_name());
 	if (g->isal.handle)
 		fprintf(f, "isal: %s (%s, dlopen RTLD_LOCAL|RTLD_DEEPBIND)\n", g->isal.path, g->isal.entry);
 	else
@@ -143,6 +144,7 @@ void gf256_report(gf_run *g, bench_report *rep)
 	           "(interleaved with 1 thread; each side in a row with more, after a %g s pause); decode rebuilds "
 	           "%d lost data shards, the matrix inversion included. \"ERR\": wrong result, \"n/a\": not run.\n",
 	        (long long)g->eng.reps, g->eng.settle_s, GF_LOST);
+	fprintf(f, "- gemmkit's GF(2^8) kernels: %s\n", gk_gf256_kernel_name());
 	if (g->isal.handle)
 		fprintf(f, "- ISA-L: %s (%s%s; T pthreads for T threads)\n", g->isal.path, g->isal.entry,
 		        strcmp(g->isal.entry, "ec_encode_data") ? ", the kernel set GK_ARCH names" : "");

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gemmkit.h"
 #include "engine.h"
 #include "peak.h"
 
@@ -249,6 +250,16 @@ const char *bench_peak_best_isa(void)
 		if (bench_peak_isa_supported(bench_peak_isas[i]))
 			return bench_peak_isas[i];
 	return "sse2";
+}
+
+const char *bench_peak_active_isa(void)
+{
+	const char *set = gk_arch_name(), *best = bench_peak_best_isa();
+	if (strcmp(set, "generic") == 0)
+		return "sse2";
+	if (strcmp(set, "avx2") == 0 && strcmp(best, "avx512") == 0)
+		return "avx2";
+	return best;
 }
 
 /* Wall time of one loop of iters iterations on each of `threads` threads;

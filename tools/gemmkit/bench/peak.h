@@ -13,6 +13,10 @@ extern const char *const bench_peak_isas[BENCH_PEAK_ISA_COUNT]; /* "avx512", "av
 int bench_peak_isa_supported(const char *isa);
 /* The widest of bench_peak_isas that this machine runs. */
 const char *bench_peak_best_isa(void);
+/* The peak loop of gemmkit's CPU kernel set in use: the widest the machine
+ * runs, narrowed when GK_ARCH forces a narrower set (avx2, or generic: sse2),
+ * so that "% of peak" on a forced run is against that set's ceiling. */
+const char *bench_peak_active_isa(void);
 
 typedef struct bench_peak {
 	const char *isa;    /* "avx512", "avx2", "sse2" */
