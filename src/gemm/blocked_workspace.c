@@ -6,11 +6,53 @@
  * fresh mapping and its page faults) every time. The buffer grows to the
  * largest request up to WS_CACHE_MAX and is freed when the thread exits;
  * larger requests are allocated and freed per call.
+ *
+ * Buffers of WS_HUGE_MIN bytes or more are asked to be backed by huge pages
+ * (madvise MADV_HUGEPAGE on a 2 MiB aligned, whole number of 2 MiB pages;
+ * Linux's transparent huge pages, whose common default, "madvise", gives
+ * them only to memory that asks). A large product walks the packed A block,
+ * the packed B panel and a column of C tiles (one page per row of C) at
+ * once: with 4 KiB pages that is more pages than the second-level TLB of
+ * many cores holds (2048 entries), and every page walk stalls the kernel.
+ * GK_HUGEPAGES=0 turns the request off.
  */
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include "blocked.h"
 
 #define WS_CACHE_MAX ((size_t)8 << 20)
+#define WS_HUGE_MIN ((size_t)1 << 20)
+#define WS_HUGE_PAGE ((size_t)2 << 20)
+
+static int ws_huge_allowed(void)
+{
+	static int cached = -1;
+	int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	if (v < 0) {
+		const char *s = getenv("GK_HUGEPAGES");
+		v = !(s != NULL && strcmp(s, "0") == 0);
+		__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+/* bytes of workspace, 64-byte aligned; large ones on huge pages where the
+ * system gives them (a refused madvise changes nothing but the speed). */
+static void *ws_alloc(size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	if (bytes >= WS_HUGE_MIN && bytes <= SIZE_MAX - WS_HUGE_PAGE && ws_huge_allowed()) {
+		const size_t len = (bytes + WS_HUGE_PAGE - 1) / WS_HUGE_PAGE * WS_HUGE_PAGE;
+		void *p = aligned_alloc(WS_HUGE_PAGE, len);
+		if (p != NULL)
+			(void)madvise(p, len, MADV_HUGEPAGE);
+		return p;
+	}
+#endif
+	return gk_aligned_alloc(bytes, 1);
+}
 
 static _Thread_local void *ws_buf;
 static _Thread_local size_t ws_bytes;
@@ -38,9 +80,9 @@ void *gk_gemm_workspace_get(size_t bytes)
 		return NULL;
 	pthread_once(&ws_once, ws_init);
 	if (bytes > WS_CACHE_MAX || ws_busy || ws_key == (pthread_key_t)-1)
-		return gk_aligned_alloc(bytes, 1);
+		return ws_alloc(bytes);
 	if (ws_bytes < bytes) {
-		void *p = gk_aligned_alloc(bytes, 1);
+		void *p = ws_alloc(bytes);
 		if (p == NULL)
 			return NULL;
 		gk_aligned_free(ws_buf);
