@@ -88,6 +88,10 @@
 /* Unpacked too (way 1), whatever m and k, up to this many columns of C:
  * 4096 x 64 x 4096 runs 20% faster than packed, 1000 x 8 x 1000 twice. */
 #define GK_BLOCKED_THIN_COLS 64
+/* The narrowest B panel a shallow product (k below kc) is cut to, so that
+ * the panel stays in L2 while the macrokernel walks C along its rows
+ * (blocked_tmpl.h, GK_FN(packed)). */
+#define GK_BLOCKED_SHALLOW_NC 512
 
 /*
  * Cache blocking for one kernel shape (Goto & van de Geijn, "Anatomy of
