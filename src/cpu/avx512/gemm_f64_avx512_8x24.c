@@ -27,39 +27,75 @@
 
 enum { MR = GK_GEMM_F64_AVX512_MR, NR = GK_GEMM_F64_AVX512_NR };
 
-/* One rank-1 update: row l of the B sliver times column l of the A sliver. */
-static inline __attribute__((always_inline)) void rank1(__m512d *restrict c0, __m512d *restrict c1,
-                                                        __m512d *restrict c2,
-                                                        const double *restrict a,
-                                                        const double *restrict b)
-{
-	const __m512d b0 = _mm512_loadu_pd(b), b1 = _mm512_loadu_pd(b + 8);
-	const __m512d b2 = _mm512_loadu_pd(b + 16);
-#pragma GCC unroll 8
-	for (int i = 0; i < MR; i++) {
-		const __m512d ai = _mm512_set1_pd(a[i]);
-		c0[i] = _mm512_fmadd_pd(ai, b0, c0[i]);
-		c1[i] = _mm512_fmadd_pd(ai, b1, c1[i]);
-		c2[i] = _mm512_fmadd_pd(ai, b2, c2[i]);
-	}
-}
+/* One step of k, A at a + oa bytes and B at b + ob bytes: row l of the B
+ * sliver (zmm29-31) times column l of the A sliver, one entry at a time
+ * (zmm28); row i of the C tile accumulates in zmm(3i), zmm(3i+1), zmm(3i+2). */
+#define STEP(oa, ob) \
+	"vmovupd " #ob "(%[b]), %%zmm29\n\t" \
+	"vmovupd " #ob "+64(%[b]), %%zmm30\n\t" \
+	"vmovupd " #ob "+128(%[b]), %%zmm31\n\t" \
+	"vbroadcastsd " #oa "+0(%[a]), %%zmm28\n\t" \
+	"vfmadd231pd %%zmm29, %%zmm28, %%zmm0\n\t" \
+	"vfmadd231pd %%zmm30, %%zmm28, %%zmm1\n\t" \
+	"vfmadd231pd %%zmm31, %%zmm28, %%zmm2\n\t" \
+	"vbroadcastsd " #oa "+8(%[a]), %%zmm28\n\t" \
+	"vfmadd231pd %%zmm29, %%zmm28, %%zmm3\n\t" \
+	"vfmadd231pd %%zmm30, %%zmm28, %%zmm4\n\t" \
+	"vfmadd231pd %%zmm31, %%zmm28, %%zmm5\n\t" \
+	"vbroadcastsd " #oa "+16(%[a]), %%zmm28\n\t" \
+	"vfmadd231pd %%zmm29, %%zmm28, %%zmm6\n\t" \
+	"vfmadd231pd %%zmm30, %%zmm28, %%zmm7\n\t" \
+	"vfmadd231pd %%zmm31, %%zmm28, %%zmm8\n\t" \
+	"vbroadcastsd " #oa "+24(%[a]), %%zmm28\n\t" \
+	"vfmadd231pd %%zmm29, %%zmm28, %%zmm9\n\t" \
+	"vfmadd231pd %%zmm30, %%zmm28, %%zmm10\n\t" \
+	"vfmadd231pd %%zmm31, %%zmm28, %%zmm11\n\t" \
+	"vbroadcastsd " #oa "+32(%[a]), %%zmm28\n\t" \
+	"vfmadd231pd %%zmm29, %%zmm28, %%zmm12\n\t" \
+	"vfmadd231pd %%zmm30, %%zmm28, %%zmm13\n\t" \
+	"vfmadd231pd %%zmm31, %%zmm28, %%zmm14\n\t" \
+	"vbroadcastsd " #oa "+40(%[a]), %%zmm28\n\t" \
+	"vfmadd231pd %%zmm29, %%zmm28, %%zmm15\n\t" \
+	"vfmadd231pd %%zmm30, %%zmm28, %%zmm16\n\t" \
+	"vfmadd231pd %%zmm31, %%zmm28, %%zmm17\n\t" \
+	"vbroadcastsd " #oa "+48(%[a]), %%zmm28\n\t" \
+	"vfmadd231pd %%zmm29, %%zmm28, %%zmm18\n\t" \
+	"vfmadd231pd %%zmm30, %%zmm28, %%zmm19\n\t" \
+	"vfmadd231pd %%zmm31, %%zmm28, %%zmm20\n\t" \
+	"vbroadcastsd " #oa "+56(%[a]), %%zmm28\n\t" \
+	"vfmadd231pd %%zmm29, %%zmm28, %%zmm21\n\t" \
+	"vfmadd231pd %%zmm30, %%zmm28, %%zmm22\n\t" \
+	"vfmadd231pd %%zmm31, %%zmm28, %%zmm23\n\t"
+
+/* Up to `per` lines of the list requested into L2 (none once it is done). */
+#define PREFETCH_SOME \
+	"mov %[per], %%r10\n\t" \
+	"5:\n\t" \
+	"test %%r10, %%r10\n\t" \
+	"jz 6f\n\t" \
+	"cmp %[pfend], %[pf]\n\t" \
+	"jae 6f\n\t" \
+	"mov (%[pf]), %%rax\n\t" \
+	"prefetcht1 (%%rax)\n\t" \
+	"add $8, %[pf]\n\t" \
+	"dec %%r10\n\t" \
+	"jmp 5b\n" \
+	"6:\n\t"
 
 /* The kernel, with the lines pf[0 .. npf) requested along the way (none
- * in the plain entry point, where the compiler drops the code). */
+ * in the plain entry point). The k loop, from zeroing the accumulators to
+ * storing them in acc, is in assembly: in C, gcc 12 rotated the 24
+ * accumulators through other registers and spilled two of them to the
+ * stack in every unrolled iteration. */
 static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha,
                                                          const double *restrict a,
                                                          const double *restrict b, double beta,
                                                          double *restrict c, int64_t rs_c,
                                                          const void *const *pf, int64_t npf)
 {
-	__m512d c0[MR], c1[MR], c2[MR];
-#pragma GCC unroll 8
+	/* C is needed only at the end: start fetching it now, under the k loop.
+	 * A row of 24 doubles spans three or four cache lines. */
 	for (int i = 0; i < MR; i++) {
-		c0[i] = _mm512_setzero_pd();
-		c1[i] = _mm512_setzero_pd();
-		c2[i] = _mm512_setzero_pd();
-		/* C is needed only at the end: start fetching it now, under the k loop.
-		 * A row of 24 doubles spans three or four cache lines. */
 		_mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
 		_mm_prefetch((const char *)(c + i * rs_c + 8), _MM_HINT_T0);
 		_mm_prefetch((const char *)(c + i * rs_c + 16), _MM_HINT_T0);
@@ -69,44 +105,117 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 	 * few misses in flight all along instead of stalling on a full miss
 	 * queue in one burst. */
 	const int64_t steps = k / 4, per = steps > 0 ? (npf + steps - 1) / steps : 0;
-	int64_t q = 0;
-	int64_t l = 0;
-	for (; l + 4 <= k; l += 4) {
-		for (const int64_t e = q + per < npf ? q + per : npf; q < e; q++)
-			_mm_prefetch((const char *)pf[q], _MM_HINT_T1);
-		rank1(c0, c1, c2, a, b);
-		rank1(c0, c1, c2, a + MR, b + NR);
-		rank1(c0, c1, c2, a + 2 * MR, b + 2 * NR);
-		rank1(c0, c1, c2, a + 3 * MR, b + 3 * NR);
-		a += 4 * MR;
-		b += 4 * NR;
-	}
-	for (; l < k; l++) {
-		rank1(c0, c1, c2, a, b);
-		a += MR;
-		b += NR;
-	}
-	for (; q < npf; q++)
-		_mm_prefetch((const char *)pf[q], _MM_HINT_T1);
+	const void *const *pfend = pf + npf;
+	int64_t k4 = steps, k1 = k % 4;
+	double acc[MR * NR] __attribute__((aligned(64)));
+	__asm__ volatile(
+		"vpxord %%zmm0, %%zmm0, %%zmm0\n\t"
+		"vpxord %%zmm1, %%zmm1, %%zmm1\n\t"
+		"vpxord %%zmm2, %%zmm2, %%zmm2\n\t"
+		"vpxord %%zmm3, %%zmm3, %%zmm3\n\t"
+		"vpxord %%zmm4, %%zmm4, %%zmm4\n\t"
+		"vpxord %%zmm5, %%zmm5, %%zmm5\n\t"
+		"vpxord %%zmm6, %%zmm6, %%zmm6\n\t"
+		"vpxord %%zmm7, %%zmm7, %%zmm7\n\t"
+		"vpxord %%zmm8, %%zmm8, %%zmm8\n\t"
+		"vpxord %%zmm9, %%zmm9, %%zmm9\n\t"
+		"vpxord %%zmm10, %%zmm10, %%zmm10\n\t"
+		"vpxord %%zmm11, %%zmm11, %%zmm11\n\t"
+		"vpxord %%zmm12, %%zmm12, %%zmm12\n\t"
+		"vpxord %%zmm13, %%zmm13, %%zmm13\n\t"
+		"vpxord %%zmm14, %%zmm14, %%zmm14\n\t"
+		"vpxord %%zmm15, %%zmm15, %%zmm15\n\t"
+		"vpxord %%zmm16, %%zmm16, %%zmm16\n\t"
+		"vpxord %%zmm17, %%zmm17, %%zmm17\n\t"
+		"vpxord %%zmm18, %%zmm18, %%zmm18\n\t"
+		"vpxord %%zmm19, %%zmm19, %%zmm19\n\t"
+		"vpxord %%zmm20, %%zmm20, %%zmm20\n\t"
+		"vpxord %%zmm21, %%zmm21, %%zmm21\n\t"
+		"vpxord %%zmm22, %%zmm22, %%zmm22\n\t"
+		"vpxord %%zmm23, %%zmm23, %%zmm23\n\t"
+		"test %[k4], %[k4]\n\t"
+		"jz 2f\n\t"
+		".p2align 5\n"
+		"1:\n\t"
+		PREFETCH_SOME
+		STEP(0, 0)
+		STEP(64, 192)
+		STEP(128, 384)
+		STEP(192, 576)
+		"add $256, %[a]\n\t"
+		"add $768, %[b]\n\t"
+		"dec %[k4]\n\t"
+		"jnz 1b\n"
+		"2:\n\t"
+		"test %[k1], %[k1]\n\t"
+		"jz 4f\n"
+		"3:\n\t"
+		STEP(0, 0)
+		"add $64, %[a]\n\t"
+		"add $192, %[b]\n\t"
+		"dec %[k1]\n\t"
+		"jnz 3b\n"
+		"4:\n\t"
+		"cmp %[pfend], %[pf]\n\t"
+		"jae 8f\n\t"
+		"mov (%[pf]), %%rax\n\t"
+		"prefetcht1 (%%rax)\n\t"
+		"add $8, %[pf]\n\t"
+		"jmp 4b\n"
+		"8:\n\t"
+		"vmovapd %%zmm0, 0(%[acc])\n\t"
+		"vmovapd %%zmm1, 64(%[acc])\n\t"
+		"vmovapd %%zmm2, 128(%[acc])\n\t"
+		"vmovapd %%zmm3, 192(%[acc])\n\t"
+		"vmovapd %%zmm4, 256(%[acc])\n\t"
+		"vmovapd %%zmm5, 320(%[acc])\n\t"
+		"vmovapd %%zmm6, 384(%[acc])\n\t"
+		"vmovapd %%zmm7, 448(%[acc])\n\t"
+		"vmovapd %%zmm8, 512(%[acc])\n\t"
+		"vmovapd %%zmm9, 576(%[acc])\n\t"
+		"vmovapd %%zmm10, 640(%[acc])\n\t"
+		"vmovapd %%zmm11, 704(%[acc])\n\t"
+		"vmovapd %%zmm12, 768(%[acc])\n\t"
+		"vmovapd %%zmm13, 832(%[acc])\n\t"
+		"vmovapd %%zmm14, 896(%[acc])\n\t"
+		"vmovapd %%zmm15, 960(%[acc])\n\t"
+		"vmovapd %%zmm16, 1024(%[acc])\n\t"
+		"vmovapd %%zmm17, 1088(%[acc])\n\t"
+		"vmovapd %%zmm18, 1152(%[acc])\n\t"
+		"vmovapd %%zmm19, 1216(%[acc])\n\t"
+		"vmovapd %%zmm20, 1280(%[acc])\n\t"
+		"vmovapd %%zmm21, 1344(%[acc])\n\t"
+		"vmovapd %%zmm22, 1408(%[acc])\n\t"
+		"vmovapd %%zmm23, 1472(%[acc])\n\t"
+		: [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1), [pf] "+r"(pf)
+		: [acc] "r"(acc), [per] "r"(per), [pfend] "r"(pfend)
+		: "rax", "r10", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+		  "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17",
+		  "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm28", "xmm29", "xmm30",
+		  "xmm31", "cc", "memory");
+
 	const __m512d va = _mm512_set1_pd(alpha);
 	if (beta == 0.0) {
 #pragma GCC unroll 8
 		for (int i = 0; i < MR; i++) {
 			double *ci = c + i * rs_c;
-			_mm512_storeu_pd(ci, _mm512_mul_pd(va, c0[i]));
-			_mm512_storeu_pd(ci + 8, _mm512_mul_pd(va, c1[i]));
-			_mm512_storeu_pd(ci + 16, _mm512_mul_pd(va, c2[i]));
+			const double *ai = acc + i * NR;
+			_mm512_storeu_pd(ci, _mm512_mul_pd(va, _mm512_load_pd(ai)));
+			_mm512_storeu_pd(ci + 8, _mm512_mul_pd(va, _mm512_load_pd(ai + 8)));
+			_mm512_storeu_pd(ci + 16, _mm512_mul_pd(va, _mm512_load_pd(ai + 16)));
 		}
 	} else {
 		const __m512d vb = _mm512_set1_pd(beta);
 #pragma GCC unroll 8
 		for (int i = 0; i < MR; i++) {
 			double *ci = c + i * rs_c;
-			_mm512_storeu_pd(ci, _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci), _mm512_mul_pd(va, c0[i])));
-			_mm512_storeu_pd(ci + 8,
-			                 _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci + 8), _mm512_mul_pd(va, c1[i])));
-			_mm512_storeu_pd(ci + 16,
-			                 _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci + 16), _mm512_mul_pd(va, c2[i])));
+			const double *ai = acc + i * NR;
+			_mm512_storeu_pd(ci, _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci),
+			                                     _mm512_mul_pd(va, _mm512_load_pd(ai))));
+			_mm512_storeu_pd(ci + 8, _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci + 8),
+			                                         _mm512_mul_pd(va, _mm512_load_pd(ai + 8))));
+			_mm512_storeu_pd(ci + 16, _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci + 16),
+			                                          _mm512_mul_pd(va, _mm512_load_pd(ai + 16))));
 		}
 	}
 }
