@@ -243,10 +243,45 @@ static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t 
 				GK_FN(next_pack)(nx, upto);
 			}
 	} else {
+		/* Down the columns of C. Where the table has the prefetching
+		 * kernel, each full tile also requests the C tile of the next call
+		 * into L2, spread over its k loop: C is read (beta != 0) and
+		 * written once per call, and from memory a tile's rows (a page
+		 * apart on large matrices) all at once at the start of the call
+		 * outnumber the misses a core keeps in flight. */
+		const __typeof__(pl->p->kern->GK_UKR_PF) kpf = pl->p->kern->GK_UKR_PF;
+		const int64_t row_lines = (nr * (int64_t)sizeof(GK_T) + 63) / 64 + 1;
 		for (int64_t js = js0; js < js1; js++)
-			for (int64_t i = 0, is = 0; i < mv; i += mr, is++)
-				GK_FN(tile)(pl, GK_FN(min)(mv - i, mr), GK_FN(min)(nv - js * nr, nr), kc,
-				            ap + is * ps_a, bp + js * ps_b, beta, c + i * rs_c + js * nr);
+			for (int64_t i = 0, is = 0; i < mv; i += mr, is++) {
+				const int64_t h = GK_FN(min)(mv - i, mr), w = GK_FN(min)(nv - js * nr, nr);
+				const GK_T *at = ap + is * ps_a, *bt = bp + js * ps_b;
+				GK_T *ct = c + i * rs_c + js * nr;
+				if (kpf == NULL || h < mr || w < nr || mr * row_lines > GK_BLOCKED_PF_MAX) {
+					GK_FN(tile)(pl, h, w, kc, at, bt, beta, ct);
+					continue;
+				}
+				/* The next tile: below this one, else the top of the next
+				 * column of tiles (none after the last). */
+				int64_t ni = i + mr, nj = js;
+				if (ni >= mv) {
+					ni = 0;
+					nj = js + 1;
+				}
+				const void *pf[GK_BLOCKED_PF_MAX];
+				int64_t npf = 0;
+				if (nj < js1) {
+					const int64_t nh = GK_FN(min)(mv - ni, mr), nw = GK_FN(min)(nv - nj * nr, nr);
+					const char *nc0 = (const char *)(c + ni * rs_c + nj * nr);
+					const int64_t bytes = nw * (int64_t)sizeof(GK_T);
+					for (int64_t r = 0; r < nh; r++) {
+						const char *row = nc0 + r * rs_c * (int64_t)sizeof(GK_T);
+						for (int64_t o = 0; o < bytes; o += 64)
+							pf[npf++] = row + o;
+						pf[npf++] = row + bytes - 1;
+					}
+				}
+				kpf(kc, pl->p->alpha, at, bt, beta, ct, rs_c, pf, npf);
+			}
 	}
 	if (nx != NULL)
 		GK_FN(next_pack)(nx, nx->rows);
