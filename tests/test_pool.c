@@ -149,28 +149,14 @@ static void test_concurrent_callers(uint64_t seed)
 	}
 }
 
-/* A thread that keeps one core busy until told to stop. */
-static _Atomic int hog_stop;
-static void *hog_main(void *arg)
-{
-	(void)arg;
-	volatile unsigned long x = 0;
-	while (!atomic_load_explicit(&hog_stop, memory_order_relaxed))
-		x++;
-	return NULL;
-}
-
 static void test_beside_hog(uint64_t seed)
 {
-	pthread_t hog;
-	atomic_store(&hog_stop, 0);
-	pthread_create(&hog, NULL, hog_main, NULL);
+	tu_hog_start();
 	for (int r = 0; r < 40; r++) {
 		const int bad = run_chain(2, 8, 4, seed + (uint64_t)r, 1);
 		TU_CHECK(bad == 0, "beside a busy thread, job %d: %d tasks wrong", r, bad);
 	}
-	atomic_store(&hog_stop, 1);
-	pthread_join(hog, NULL);
+	tu_hog_stop();
 }
 
 /* A task that runs a job of its own: the inner one runs on that thread. */

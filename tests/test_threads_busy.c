@@ -110,16 +110,6 @@ static gk_context *ctx_new(int threads, unsigned flags)
 	return ctx;
 }
 
-static _Atomic int hog_stop;
-static void *hog_main(void *arg)
-{
-	(void)arg;
-	volatile unsigned long x = 0;
-	while (!atomic_load_explicit(&hog_stop, memory_order_relaxed))
-		x++;
-	return NULL;
-}
-
 /* The bits of every shape on an idle machine: [dt][shape][0: 2 threads,
  * 1: deterministic]. */
 static void *idle_bits[2][NSHAPES][2];
@@ -207,13 +197,10 @@ int main(void)
 		for (int s = 0; s < NSHAPES; s++)
 			prob_init(&probs[di][s], di ? GK_DTYPE_F64 : GK_DTYPE_F32, shapes[s], &r);
 	test_shapes(0, probs);
-	pthread_t hog;
-	atomic_store(&hog_stop, 0);
-	pthread_create(&hog, NULL, hog_main, NULL);
+	tu_hog_start();
 	test_shapes(1, probs);
 	test_callers(probs);
-	atomic_store(&hog_stop, 1);
-	pthread_join(hog, NULL);
+	tu_hog_stop();
 	for (int di = 0; di < 2; di++)
 		for (int s = 0; s < NSHAPES; s++) {
 			free(idle_bits[di][s][0]);

@@ -1,5 +1,7 @@
 /* test_util.c - see test_util.h. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,4 +123,31 @@ int tu_padding_intact(unsigned dtype, gk_layout layout, int64_t m, int64_t n,
 			return 0;
 	}
 	return 1;
+}
+
+static _Atomic int hog_stop;
+static pthread_t hog_tid;
+
+static void *hog_main(void *arg)
+{
+	(void)arg;
+	volatile unsigned long x = 0;
+	while (!atomic_load_explicit(&hog_stop, memory_order_relaxed))
+		x++;
+	return NULL;
+}
+
+void tu_hog_start(void)
+{
+	atomic_store(&hog_stop, 0);
+	if (pthread_create(&hog_tid, NULL, hog_main, NULL) != 0) {
+		fprintf(stderr, "tu_hog_start: cannot start the busy thread\n");
+		exit(2);
+	}
+}
+
+void tu_hog_stop(void)
+{
+	atomic_store(&hog_stop, 1);
+	pthread_join(hog_tid, NULL);
 }

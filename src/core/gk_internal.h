@@ -15,6 +15,10 @@
 
 #define GK_HIDDEN __attribute__((visibility("hidden")))
 
+/* 1 unless the environment variable `name` is "0": a switch that is on by
+ * default. *cache starts at -1 and keeps the answer (env.c). */
+GK_HIDDEN int gk_env_on(const char *name, int *cache);
+
 /* Record a formatted description of an error for gk_last_error(), return it. */
 GK_HIDDEN gk_status gk_set_error(gk_status st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

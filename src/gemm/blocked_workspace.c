@@ -18,7 +18,6 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include "blocked.h"
 
@@ -29,13 +28,7 @@
 static int ws_huge_allowed(void)
 {
 	static int cached = -1;
-	int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-	if (v < 0) {
-		const char *s = getenv("GK_HUGEPAGES");
-		v = !(s != NULL && strcmp(s, "0") == 0);
-		__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-	}
-	return v;
+	return gk_env_on("GK_HUGEPAGES", &cached);
 }
 
 /* bytes of workspace, 64-byte aligned; large ones on huge pages where the

@@ -41,13 +41,7 @@
 static int gfni_allowed(void)
 {
 	static int cached = -1;
-	int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-	if (v < 0) {
-		const char *s = getenv("GK_GFNI");
-		v = !(s != NULL && s[0] == '0' && s[1] == '\0');
-		__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-	}
-	return v;
+	return gk_env_on("GK_GFNI", &cached);
 }
 
 const gk_gf256_dot_fn *gk_gf256_select(const gk_kernels *kern, int *affine)
