@@ -322,17 +322,6 @@ static int prob_check(prob *p, gk_status st, const char *who)
 	return err <= bound;
 }
 
-static gk_context *ctx_new(int threads, unsigned flags)
-{
-	gk_context *ctx = NULL;
-	if (gk_context_create(&ctx) != GK_OK || gk_context_set_threads(ctx, threads) != GK_OK ||
-	    gk_context_set_flags(ctx, flags) != GK_OK) {
-		fprintf(stderr, "test_gemm_shapes: cannot set up a context\n");
-		exit(2);
-	}
-	return ctx;
-}
-
 static const double alphas[] = {1.0, -0.5, 1.0, 2.0};
 static const double betas[] = {0.0, 0.0, 1.0, -1.5};
 
@@ -343,7 +332,7 @@ static void test_skinny(unsigned dt, tu_rng *r)
 {
 	gk_context *ctx[5];
 	for (int t = 1; t <= 4; t++)
-		ctx[t] = ctx_new(t, 0u);
+		ctx[t] = tu_context_new(t, 0u);
 	int c = 0;
 	for (int64_t m = 1; m <= 17; m++)
 		for (int64_t n = 1; n <= 17; n += (m % 4) + 1, c++) {
@@ -375,7 +364,7 @@ static void test_skinny(unsigned dt, tu_rng *r)
  * a subset, and the lopsided 64 x 1000 x 1000 and 1000 x 1000 x 64. */
 static void test_small_and_lopsided(unsigned dt, tu_rng *r)
 {
-	gk_context *c1 = ctx_new(1, 0u), *c2 = ctx_new(2, 0u), *c3 = ctx_new(3, 0u);
+	gk_context *c1 = tu_context_new(1, 0u), *c2 = tu_context_new(2, 0u), *c3 = tu_context_new(3, 0u);
 	static const int64_t sizes[] = {1, 2, 5, 6, 7, 8, 13, 16, 17, 24, 31, 32, 33, 48, 63, 64,
 	                                65, 100, 128, 129, 200};
 	const int ns = (int)(sizeof sizes / sizeof sizes[0]);
@@ -431,8 +420,8 @@ static void test_bits(unsigned dt, tu_rng *r)
 	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
 	gk_context *plain[5], *det[5];
 	for (int t = 1; t <= 4; t++) {
-		plain[t] = ctx_new(t, 0u);
-		det[t] = ctx_new(t, GK_FLAG_DETERMINISTIC);
+		plain[t] = tu_context_new(t, 0u);
+		det[t] = tu_context_new(t, GK_FLAG_DETERMINISTIC);
 	}
 	const size_t es = esize(dt);
 	for (int s = 0; s < nshapes; s++) {
@@ -484,7 +473,7 @@ static void test_in_parallel(unsigned dt, tu_rng *r)
 		res[i][0] = xmalloc(p[i].ec * esize(dt));
 		res[i][1] = xmalloc(p[i].ec * esize(dt));
 	}
-	gk_context *two = ctx_new(2, 0u);
+	gk_context *two = tu_context_new(2, 0u);
 #pragma omp parallel for num_threads(2) schedule(static, 1)
 	for (int i = 0; i < 4; i++) {
 		for (int w = 0; w < 2; w++) {

@@ -99,25 +99,14 @@ static int right(const prob *p, const void *out)
 	return err <= gkc_gemm_bound(p->dt, p->k, FACTOR);
 }
 
-static gk_context *ctx_new(int threads, unsigned flags)
-{
-	gk_context *ctx = NULL;
-	if (gk_context_create(&ctx) != GK_OK || gk_context_set_threads(ctx, threads) != GK_OK ||
-	    gk_context_set_flags(ctx, flags) != GK_OK) {
-		fprintf(stderr, "test_threads_busy: cannot set up a context\n");
-		exit(2);
-	}
-	return ctx;
-}
-
 /* The bits of every shape on an idle machine: [dt][shape][0: 2 threads,
  * 1: deterministic]. */
 static void *idle_bits[2][NSHAPES][2];
 
 static void test_shapes(int busy, prob (*probs)[NSHAPES])
 {
-	gk_context *c2 = ctx_new(2, 0u), *d1 = ctx_new(1, GK_FLAG_DETERMINISTIC),
-	           *d2 = ctx_new(2, GK_FLAG_DETERMINISTIC);
+	gk_context *c2 = tu_context_new(2, 0u), *d1 = tu_context_new(1, GK_FLAG_DETERMINISTIC),
+	           *d2 = tu_context_new(2, GK_FLAG_DETERMINISTIC);
 	for (int di = 0; di < 2; di++)
 		for (int s = 0; s < NSHAPES; s++) {
 			prob *p = &probs[di][s];
@@ -163,7 +152,7 @@ typedef struct {
 static void *caller_main(void *arg)
 {
 	caller *c = arg;
-	gk_context *ctx = ctx_new(2, 0u);
+	gk_context *ctx = tu_context_new(2, 0u);
 	const size_t bytes = (size_t)(c->p->m * c->p->n) * esz(c->p->dt);
 	for (int r = 0; r < 4; r++)
 		c->bad += run(c->p, ctx, c->out) != GK_OK || memcmp(c->out, c->want, bytes) != 0;

@@ -125,6 +125,17 @@ int tu_padding_intact(unsigned dtype, gk_layout layout, int64_t m, int64_t n,
 	return 1;
 }
 
+gk_context *tu_context_new(int threads, unsigned flags)
+{
+	gk_context *ctx = NULL;
+	if (gk_context_create(&ctx) != GK_OK || gk_context_set_threads(ctx, threads) != GK_OK ||
+	    gk_context_set_flags(ctx, flags) != GK_OK) {
+		fprintf(stderr, "tu_context_new: cannot set up a context\n");
+		exit(2);
+	}
+	return ctx;
+}
+
 static _Atomic int hog_stop;
 static pthread_t hog_tid;
 

@@ -45,6 +45,10 @@ size_t tu_extent(gk_layout layout, int64_t rows, int64_t cols, int64_t ld);
 int tu_padding_intact(unsigned dtype, gk_layout layout, int64_t m, int64_t n,
                       const void *c, const void *before, int64_t ldc);
 
+/* A context with this thread count and these flags; exits (status 2) when
+ * one cannot be set up. */
+gk_context *tu_context_new(int threads, unsigned flags);
+
 /* A thread that keeps one core busy (a spinning loop) from tu_hog_start
  * until tu_hog_stop: the machine is no longer the test's own. One at a
  * time. */
