@@ -98,10 +98,14 @@ void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking
 		 * instead (tuning: the blocks change, the loop-order rule not). */
 		b_in_l2 = cache.l2_bytes > 0 ? cache.l2_bytes / 2 / es : kc * nc / 4;
 	}
+	/* The row walk of any panel on a small L2; small test blocks without
+	 * L2 bytes keep both orders. */
+	const int64_t l2 = cache.kc > 0 ? cache.l2_bytes : (int64_t)cache.l2;
 	out->mc = mc;
 	out->kc = kc;
 	out->nc = nc;
 	out->b_in_l2 = b_in_l2;
+	out->b_walk = l2 > 0 && l2 <= GK_BLOCKED_WALK_L2 ? INT64_MAX : 2 * b_in_l2;
 }
 
 int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr)

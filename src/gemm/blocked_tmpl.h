@@ -202,6 +202,7 @@ static inline void GK_FN(tile)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, in
  * When this thread's part of the B panel fits in L2 anyway (short k, narrow
  * n), the A sliver is the constant instead: C is then walked along its rows,
  * which matters when C traffic dominates (4096 x 4096 x 64: 12% faster).
+ * On a small L2 it is so for any panel (bs.b_walk, GK_BLOCKED_WALK_L2).
  * When nx is not NULL, the next piece of B is packed along the way (all of
  * it by the return). */
 static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t js0, int64_t js1,
@@ -209,7 +210,7 @@ static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t 
                          GK_T beta, GK_T *c, GK_FN(next) *nx)
 {
 	const int64_t mr = pl->mr, nr = pl->nr, rs_c = pl->p->rs_c;
-	if ((js1 - js0) * ps_b <= 2 * pl->bs.b_in_l2) {
+	if ((js1 - js0) * ps_b <= pl->bs.b_walk) {
 		/* The next piece in chunks, one per tile: its rows requested during
 		 * the kernel call (by the kernel of the whole tiles, along its k
 		 * loop, where the table has one; else just before the call) and
