@@ -126,7 +126,8 @@ static void check_plan(const gk_hm_params *p, const gk_hm_plan *pl, const char *
 
 static void one(int64_t m, int64_t n, int64_t k, size_t es, int beta, size_t budget, int64_t min_tile, int outer)
 {
-	gk_hm_params p = {m, n, k, es, beta, budget, 0, 0, 0, 0, min_tile, outer, 0, 0};
+	gk_hm_params p = {.m = m, .n = n, .k = k, .esize = es, .beta_nonzero = beta, .budget = budget,
+	                  .min_tile = min_tile, .force_outer = outer};
 	gk_hm_plan pl;
 	char what[128];
 	snprintf(what, sizeof what, "%lldx%lldx%lld es=%zu beta=%d budget=%zu outer=%d", (long long)m, (long long)n,
@@ -140,7 +141,8 @@ static void one(int64_t m, int64_t n, int64_t k, size_t es, int beta, size_t bud
 
 static void show(const char *label, int64_t n, size_t es, size_t budget, double ws_factor)
 {
-	gk_hm_params p = {n, n, n, es, 0, budget, ws_factor, (size_t)256 << 20, 55e9, 0, 0, 0, 0, 0};
+	gk_hm_params p = {.m = n, .n = n, .k = n, .esize = es, .budget = budget, .ws_factor = ws_factor,
+	                  .ws_fixed = (size_t)256 << 20, .link_bps = 55e9};
 	gk_hm_plan pl;
 	if (gk_hm_plan_make(&p, &pl) != GK_OK) {
 		printf("%-34s no plan: %s\n", label, gk_last_error());
@@ -195,7 +197,9 @@ int main(void)
 					const size_t all = (size_t)(m * k + k * n + m * n) * (size_t)es;
 					const size_t budgets[] = {4 * all + 4096, all / 2, all / 4, all / 8, all / 32};
 					for (size_t b = 0; b < 5; b++) {
-						gk_hm_params p = {m, n, k, (size_t)es, beta, budgets[b], 0, 0, 0, 0, 16, outer, (int)(s & 1), (int)((s >> 1) & 1)};
+						gk_hm_params p = {.m = m, .n = n, .k = k, .esize = (size_t)es, .beta_nonzero = beta,
+						                  .budget = budgets[b], .min_tile = 16, .force_outer = outer,
+						                  .a_col_lines = (int)(s & 1), .b_col_lines = (int)((s >> 1) & 1)};
 						gk_hm_plan pl;
 						if (gk_hm_plan_make(&p, &pl) != GK_OK) {
 							/* Too small for even 16 x 16 x 16 pieces: only then. */
@@ -218,7 +222,9 @@ int main(void)
 		const size_t es = (tu_next(&r) & 1) ? 8 : 4;
 		const size_t all = (size_t)(m * k + k * n + m * n) * es;
 		const size_t budget = 65536 + (size_t)(tu_next(&r) % (2 * all + 1));
-		gk_hm_params p = {m, n, k, es, (int)(tu_next(&r) & 1), budget, 0, 0, 0, 0, 16, 0, (int)(tu_next(&r) & 1), (int)(tu_next(&r) & 1)};
+		const int beta = (int)(tu_next(&r) & 1), acl = (int)(tu_next(&r) & 1), bcl = (int)(tu_next(&r) & 1);
+		gk_hm_params p = {.m = m, .n = n, .k = k, .esize = es, .beta_nonzero = beta, .budget = budget,
+		                  .min_tile = 16, .a_col_lines = acl, .b_col_lines = bcl};
 		gk_hm_plan pl;
 		if (gk_hm_plan_make(&p, &pl) == GK_OK) {
 			check_plan(&p, &pl, "random");
@@ -240,7 +246,8 @@ int main(void)
 					const int64_t m = ws_sizes[s][0], n = ws_sizes[s][1], k = ws_sizes[s][2];
 					const size_t all = (size_t)(m * k + k * n + m * n) * 4;
 					const size_t budget = (size_t)(fracs[f] * (double)all);
-					gk_hm_params p = {m, n, k, 4, beta, budget, 0, 0, 0, 0, 0, 0, (int)(s & 1), 0};
+					gk_hm_params p = {.m = m, .n = n, .k = k, .esize = 4, .beta_nonzero = beta, .budget = budget,
+					                  .a_col_lines = (int)(s & 1)};
 					gk_hm_plan bare, ws;
 					const gk_status st0 = gk_hm_plan_make(&p, &bare);
 					p.ws_factor = 2.0;
@@ -267,7 +274,8 @@ int main(void)
 		/* The case of test_cuda_hostmem: 33 x 700 x 65 at 0.035 of the data. */
 		const size_t all = (size_t)(33 * 65 + 65 * 700 + 33 * 700) * 4;
 		const size_t budget = (size_t)(0.035 * (double)all);
-		gk_hm_params p = {33, 700, 65, 4, 1, budget, 2.0, budget / 8, 0, 0, 0, 0, 1, 0};
+		gk_hm_params p = {.m = 33, .n = 700, .k = 65, .esize = 4, .beta_nonzero = 1, .budget = budget,
+		                  .ws_factor = 2.0, .ws_fixed = budget / 8, .a_col_lines = 1};
 		gk_hm_plan pl;
 		const gk_status st = gk_hm_plan_make(&p, &pl);
 		TU_CHECK(st == GK_OK, "33x700x65 at 0.035 with the tf32 workspace: %d (%s)", st, gk_last_error());
@@ -279,7 +287,7 @@ int main(void)
 	}
 	/* A budget too small for anything is refused with a message. */
 	{
-		gk_hm_params p = {1000, 1000, 1000, 4, 0, 1024, 0, 0, 0, 0, 16, 0, 0, 0};
+		gk_hm_params p = {.m = 1000, .n = 1000, .k = 1000, .esize = 4, .budget = 1024, .min_tile = 16};
 		gk_hm_plan pl;
 		TU_CHECK(gk_hm_plan_make(&p, &pl) == GK_ERR_UNSUPPORTED && strlen(gk_last_error()) > 0, "tiny budget");
 	}

@@ -32,15 +32,19 @@ static int ws_huge_allowed(void)
 }
 
 /* bytes of workspace, 64-byte aligned; large ones on huge pages where the
- * system gives them (a refused madvise changes nothing but the speed). */
-static void *ws_alloc(size_t bytes)
+ * system gives them (a refused madvise changes nothing but the speed).
+ * *got: the bytes allocated (bytes, or rounded up to whole huge pages). */
+static void *ws_alloc(size_t bytes, size_t *got)
 {
+	*got = bytes;
 #ifdef MADV_HUGEPAGE
 	if (bytes >= WS_HUGE_MIN && bytes <= SIZE_MAX - WS_HUGE_PAGE && ws_huge_allowed()) {
 		const size_t len = (bytes + WS_HUGE_PAGE - 1) / WS_HUGE_PAGE * WS_HUGE_PAGE;
 		void *p = aligned_alloc(WS_HUGE_PAGE, len);
-		if (p != NULL)
+		if (p != NULL) {
 			(void)madvise(p, len, MADV_HUGEPAGE);
+			*got = len;
+		}
 		return p;
 	}
 #endif
@@ -72,15 +76,18 @@ void *gk_gemm_workspace_get(size_t bytes)
 	if (gk_gemm_workspace_refuse)
 		return NULL;
 	pthread_once(&ws_once, ws_init);
+	size_t got;
 	if (bytes > WS_CACHE_MAX || ws_busy || ws_key == (pthread_key_t)-1)
-		return ws_alloc(bytes);
+		return ws_alloc(bytes, &got);
 	if (ws_bytes < bytes) {
-		void *p = ws_alloc(bytes);
+		void *p = ws_alloc(bytes, &got);
 		if (p == NULL)
 			return NULL;
 		gk_aligned_free(ws_buf);
 		ws_buf = p;
-		ws_bytes = bytes;
+		/* What it holds: a later call asking a little more than this one
+		 * did still fits the rounded-up buffer. */
+		ws_bytes = got;
 		/* The thread-exit destructor frees whatever is registered. */
 		if (pthread_setspecific(ws_key, ws_buf) != 0) {
 			ws_buf = NULL;
