@@ -468,6 +468,12 @@ static void test_gemm(tu_rng *rng)
 		TU_CHECK(gk_gf256_threads_for(4, 10, 3 << 20, 4) == 4,
 		         "threads_for(4, 10, 3 MiB, 4) = %d", gk_gf256_threads_for(4, 10, 3 << 20, 4));
 		TU_CHECK(gk_gf256_threads_for(4, 10, 1000, 4) == 1, "small calls stay on one thread");
+		/* 64 KiB shards of a 10+4 code stream 896 KiB: split on the pool
+		 * (GK_GF256_SPLIT_BYTES), as is a length not a multiple of 64. */
+		TU_CHECK(gk_gf256_threads_for(4, 10, 65536, 4) >= 2, "threads_for(4, 10, 64 KiB, 4) = %d",
+		         gk_gf256_threads_for(4, 10, 65536, 4));
+		check_gemm_rows(ctx, 4, 65536 + 13, 10, rng);
+		check_gemm_rows(ctx, 2, 3 * GK_GF256_SPLIT_BYTES / 2 + 1, 4, rng);
 	}
 	gk_context_destroy(ctx);
 	printf("gemm: %s\n", tu_failed == before ? "ok" : "FAILED");

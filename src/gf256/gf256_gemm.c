@@ -19,6 +19,7 @@
 #include <omp.h>
 #include "gf256_internal.h"
 #include "gk_context.h"
+#include "pool.h"
 #include "../cuda/gf256/gf256_cuda.h"
 
 /* Inputs one kernel call streams at most. Past a dozen or so concurrent
@@ -158,7 +159,7 @@ int gk_gf256_threads_for(int64_t m, int64_t k, int64_t n, int threads)
 	int64_t bytes;
 	if (__builtin_mul_overflow(m + k, n, &bytes))
 		bytes = INT64_MAX;
-	const int64_t by_size = bytes / GK_GF256_BYTES_PER_THREAD;
+	const int64_t by_size = bytes / GK_GF256_SPLIT_BYTES;
 	const int64_t by_cols = n / GK_GF256_THREAD_ALIGN;
 	int64_t t = threads;
 	if (t > by_size)
@@ -166,6 +167,25 @@ int gk_gf256_threads_for(int64_t m, int64_t k, int64_t n, int threads)
 	if (t > by_cols)
 		t = by_cols;
 	return t < 1 ? 1 : (int)t;
+}
+
+/* One thread's part of gk_gf256_plan_run: columns [t chunk, (t + 1) chunk). */
+typedef struct {
+	const gk_gf256_plan *p;
+	const uint8_t *const *src;
+	uint8_t *const *dst;
+	int64_t n, chunk;
+	int acc;
+} gf_split;
+
+static void gf_split_task(void *arg, int64_t t, int slot)
+{
+	(void)slot;
+	const gf_split *x = arg;
+	const int64_t start = t * x->chunk;
+	if (start < x->n)
+		gk_gf256_plan_range(x->p, x->src, x->dst, start,
+		                    x->n - start < x->chunk ? x->n - start : x->chunk, x->acc);
 }
 
 void gk_gf256_plan_run(const gk_gf256_plan *p, int64_t n, const uint8_t *const *src,
@@ -176,17 +196,18 @@ void gk_gf256_plan_run(const gk_gf256_plan *p, int64_t n, const uint8_t *const *
 		gk_gf256_plan_range(p, src, dst, 0, n, acc);
 		return;
 	}
-#pragma omp parallel num_threads(t)
-	{
-		const int64_t nt = omp_get_num_threads(), id = omp_get_thread_num();
-		int64_t chunk = (n + nt - 1) / nt;
-		chunk = (chunk + GK_GF256_THREAD_ALIGN - 1) / GK_GF256_THREAD_ALIGN *
-		        GK_GF256_THREAD_ALIGN;
-		const int64_t start = id * chunk;
-		if (start < n)
-			gk_gf256_plan_range(p, src, dst, start, n - start < chunk ? n - start : chunk,
-			                    acc);
-	}
+	/* gemmkit's own workers (pool.h), as for GEMM: they wait for the next
+	 * job spinning a little before they sleep, so that a run of calls on
+	 * short rows (64 KiB shards) is split too. Whatever a late worker has
+	 * not claimed, the caller computes. */
+	int64_t chunk = (n + t - 1) / t;
+	chunk = (chunk + GK_GF256_THREAD_ALIGN - 1) / GK_GF256_THREAD_ALIGN * GK_GF256_THREAD_ALIGN;
+	gf_split x = {p, src, dst, n, chunk, acc};
+	/* The work in multiply-adds of about the same time as GEMM's (the pool
+	 * wakes sleeping workers only for jobs long enough to repay it): a
+	 * byte product takes about what a float multiply-add does. */
+	gk_pool_run(&(gk_job){.run = gf_split_task, .arg = &x, .tasks = (n + chunk - 1) / chunk,
+	                      .threads = t, .work = (double)p->m * (double)p->k * (double)n});
 }
 
 /* The CPU's part of the GPU pipeline (gf256_cuda.h): copy `rows` rows of
