@@ -54,6 +54,7 @@ static struct {
 	_Alignas(64) atomic_flag busy;
 	_Atomic int nworkers;
 	int spin_ns;
+	int64_t last_end_ns; /* when the last job ended (written by the holder of busy) */
 } pool = {.busy = ATOMIC_FLAG_INIT};
 
 static gk_worker workers[GK_POOL_MAX_THREADS - 1];
@@ -340,7 +341,8 @@ void gk_pool_run(const gk_job *job)
 	atomic_store_explicit(&pool.total, (uint64_t)job->tasks, memory_order_relaxed);
 	atomic_store_explicit(&pool.job, job, memory_order_relaxed);
 	atomic_store_explicit(&pool.threads, nt, memory_order_relaxed);
-	const int wake = job->work >= GK_POOL_WAKE_WORK;
+	const int wake = job->work >= GK_POOL_WAKE_WORK ||
+	                 now_ns() - pool.last_end_ns < (int64_t)GK_POOL_RUN_US * 1000;
 	atomic_store_explicit(&pool.wake, wake, memory_order_relaxed);
 	atomic_store_explicit(&pool.claim, (uint64_t)s << 32, memory_order_release);
 	atomic_store(&pool.seq, s);
@@ -349,6 +351,7 @@ void gk_pool_run(const gk_job *job)
 	participate(s, 0);
 	const done_wait dw = {(uint32_t)job->tasks};
 	wait_for(done_reached, &dw);
+	pool.last_end_ns = now_ns();
 	atomic_flag_clear_explicit(&pool.busy, memory_order_release);
 }
 

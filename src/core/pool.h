@@ -43,6 +43,13 @@
  * spinning join it. About 50 us on one core at 40 GFLOPS. */
 #define GK_POOL_WAKE_WORK (128.0 * 128.0 * 128.0)
 
+/* Except in a run of calls: a job that starts less than this many
+ * microseconds after the last one ended wakes them whatever its size. The
+ * woken workers miss this job, but spin into the next ones of the run, so
+ * that a run of small calls after a pause (64 KiB shards of a 4+2 code)
+ * gets its threads back after one call, instead of staying on the caller. */
+#define GK_POOL_RUN_US 1000
+
 typedef struct gk_job {
 	/* Task t on slot s. */
 	void (*run)(void *arg, int64_t t, int slot);
