@@ -10,8 +10,8 @@
  * inputs (wider k goes in groups that accumulate). When that takes more
  * than one pass, the columns are cut into blocks that fit in L2 and every
  * pass runs over one block before the next block is touched: B and C then
- * stream from memory once. Threads split the columns, each taking at least
- * GK_GF256_BYTES_PER_THREAD of rows to stream.
+ * stream from memory once. Threads (gemmkit's pool, pool.h) split the
+ * columns, each taking at least GK_GF256_SPLIT_BYTES of rows to stream.
  */
 #include <stdlib.h>
 #include <stdio.h>
@@ -211,13 +211,14 @@ void gk_gf256_plan_run(const gk_gf256_plan *p, int64_t n, const uint8_t *const *
 }
 
 /* The CPU's part of the GPU pipeline (gf256_cuda.h): copy `rows` rows of
- * len bytes, cut into pieces of at least GK_GF256_BYTES_PER_THREAD over the
+ * len bytes, cut into pieces of at least GK_GF256_COPY_PIECE over the
  * threads, so that gathering into and scattering from the pinned staging
  * buffers keeps up with the copy engines. */
+#define GK_GF256_COPY_PIECE (1 << 20)
 void gk_gf256_copy_rows(int64_t rows, uint8_t *const *to, const uint8_t *const *from,
                         int64_t len, int threads)
 {
-	int64_t per_row = len / GK_GF256_BYTES_PER_THREAD;
+	int64_t per_row = len / GK_GF256_COPY_PIECE;
 	if (per_row < 1)
 		per_row = 1;
 	if (threads < 1)

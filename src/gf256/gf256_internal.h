@@ -63,8 +63,6 @@ GK_HIDDEN void gk_gf256_plan_range(const gk_gf256_plan *p, const uint8_t *const 
 /* The same over columns [0, n), on up to `threads` threads (fewer when each
  * would get less than GK_GF256_SPLIT_BYTES of rows to stream). */
 #define GK_GF256_SPLIT_BYTES (128 << 10)
-/* The pieces of the GPU pipeline's host copies (gk_gf256_copy_rows). */
-#define GK_GF256_BYTES_PER_THREAD (1 << 20)
 GK_HIDDEN int gk_gf256_threads_for(int64_t m, int64_t k, int64_t n, int threads);
 GK_HIDDEN void gk_gf256_plan_run(const gk_gf256_plan *p, int64_t n, const uint8_t *const *src,
                                  uint8_t *const *dst, int acc, int threads);
