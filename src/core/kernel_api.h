@@ -167,6 +167,10 @@ typedef struct gk_kernels {
 	int gemm_f64_mr, gemm_f64_nr;
 	gk_gemm_pf_f32_fn gemm_pf_f32; /* the same with a prefetch list, or NULL */
 	gk_gemm_pf_f64_fn gemm_pf_f64;
+	/* Whether the driver also hands the prefetching kernels the next C
+	 * tile in the down-the-columns order (1), or only the next piece of B
+	 * in the own-columns way (0): measured per table (docs/KERNELS.md). */
+	int gemm_pf_next_c;
 	gk_gemm_u_f32_fn gemm_u_f32; /* unpacked GEMM kernels: MU, NU, VW */
 	int gemm_u_f32_mr, gemm_u_f32_nr, gemm_u_f32_vw;
 	gk_gemm_u_f64_fn gemm_u_f64;

@@ -249,8 +249,10 @@ static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t 
 		 * into L2, spread over its k loop: C is read (beta != 0) and
 		 * written once per call, and from memory a tile's rows (a page
 		 * apart on large matrices) all at once at the start of the call
-		 * outnumber the misses a core keeps in flight. */
-		const __typeof__(pl->p->kern->GK_UKR_PF) kpf = pl->p->kern->GK_UKR_PF;
+		 * outnumber the misses a core keeps in flight (where the table
+		 * says that it pays: gemm_pf_next_c). */
+		const __typeof__(pl->p->kern->GK_UKR_PF) kpf =
+			pl->p->kern->gemm_pf_next_c ? pl->p->kern->GK_UKR_PF : NULL;
 		const int64_t row_lines = (nr * (int64_t)sizeof(GK_T) + 63) / 64 + 1;
 		for (int64_t js = js0; js < js1; js++)
 			for (int64_t i = 0, is = 0; i < mv; i += mr, is++) {

@@ -14,11 +14,17 @@ double gk_dot_f64_avx2(int64_t n, const double *restrict x, const double *restri
 void gk_gemm_f32_avx2_6x16(int64_t k, float alpha, const float *restrict a,
                            const float *restrict b, float beta, float *restrict c,
                            int64_t rs_c);
+void gk_gemm_pf_f32_avx2_6x16(int64_t k, float alpha, const float *restrict a,
+                              const float *restrict b, float beta, float *restrict c,
+                              int64_t rs_c, const void *const *pf, int64_t npf);
 #define GK_GEMM_F64_AVX2_MR 6
 #define GK_GEMM_F64_AVX2_NR 8
 void gk_gemm_f64_avx2_6x8(int64_t k, double alpha, const double *restrict a,
                           const double *restrict b, double beta, double *restrict c,
                           int64_t rs_c);
+void gk_gemm_pf_f64_avx2_6x8(int64_t k, double alpha, const double *restrict a,
+                             const double *restrict b, double beta, double *restrict c,
+                             int64_t rs_c, const void *const *pf, int64_t npf);
 
 /* Unpacked GEMM microkernels (gk_gemm_u_f32_fn, gk_gemm_u_f64_fn): tiles up
  * to the shapes above, VW the vector width of the row rule. */

@@ -8,6 +8,8 @@ static const gk_dot_f32_fn check_dot_f32 = gk_dot_f32_avx2;
 static const gk_dot_f64_fn check_dot_f64 = gk_dot_f64_avx2;
 static const gk_gemm_f32_fn check_gemm_f32 = gk_gemm_f32_avx2_6x16;
 static const gk_gemm_f64_fn check_gemm_f64 = gk_gemm_f64_avx2_6x8;
+static const gk_gemm_pf_f32_fn check_gemm_pf_f32 = gk_gemm_pf_f32_avx2_6x16;
+static const gk_gemm_pf_f64_fn check_gemm_pf_f64 = gk_gemm_pf_f64_avx2_6x8;
 static const gk_gemm_u_f32_fn check_gemm_u_f32 = gk_gemm_u_f32_avx2_6x16;
 static const gk_gemm_u_f64_fn check_gemm_u_f64 = gk_gemm_u_f64_avx2_6x8;
 static const gk_unroll_f32_fn check_unroll_f32 = gk_unroll_f32_avx2_2x4;
@@ -35,6 +37,11 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	t->gemm_f64 = check_gemm_f64;
 	t->gemm_f64_mr = GK_GEMM_F64_AVX2_MR;
 	t->gemm_f64_nr = GK_GEMM_F64_AVX2_NR;
+	t->gemm_pf_f32 = check_gemm_pf_f32;
+	t->gemm_pf_f64 = check_gemm_pf_f64;
+	/* The next C tile along the k loop measured 2-3% slower at 1024^3 and
+	 * 2048^3 (forced on an AVX-512 Xeon): only the pieces of B. */
+	t->gemm_pf_next_c = 0;
 	t->gemm_u_f32 = check_gemm_u_f32;
 	t->gemm_u_f32_mr = GK_GEMM_U_F32_AVX2_MR;
 	t->gemm_u_f32_nr = GK_GEMM_U_F32_AVX2_NR;

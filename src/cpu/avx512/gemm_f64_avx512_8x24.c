@@ -24,6 +24,7 @@
 #include <immintrin.h>
 #include "kernel_api.h"
 #include "kernels_avx512.h"
+#include "prefetch_asm.h"
 
 enum { MR = GK_GEMM_F64_AVX512_MR, NR = GK_GEMM_F64_AVX512_NR };
 
@@ -66,21 +67,6 @@ enum { MR = GK_GEMM_F64_AVX512_MR, NR = GK_GEMM_F64_AVX512_NR };
 	"vfmadd231pd %%zmm29, %%zmm28, %%zmm21\n\t" \
 	"vfmadd231pd %%zmm30, %%zmm28, %%zmm22\n\t" \
 	"vfmadd231pd %%zmm31, %%zmm28, %%zmm23\n\t"
-
-/* Up to `per` lines of the list requested into L2 (none once it is done). */
-#define PREFETCH_SOME \
-	"mov %[per], %%r10\n\t" \
-	"5:\n\t" \
-	"test %%r10, %%r10\n\t" \
-	"jz 6f\n\t" \
-	"cmp %[pfend], %[pf]\n\t" \
-	"jae 6f\n\t" \
-	"mov (%[pf]), %%rax\n\t" \
-	"prefetcht1 (%%rax)\n\t" \
-	"add $8, %[pf]\n\t" \
-	"dec %%r10\n\t" \
-	"jmp 5b\n" \
-	"6:\n\t"
 
 /* The kernel, with the lines pf[0 .. npf) requested along the way (none
  * in the plain entry point). The k loop, from zeroing the accumulators to
@@ -137,7 +123,7 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 		"jz 2f\n\t"
 		".p2align 5\n"
 		"1:\n\t"
-		PREFETCH_SOME
+		GK_ASM_PREFETCH_SOME
 		STEP(0, 0)
 		STEP(64, 192)
 		STEP(128, 384)
@@ -156,13 +142,7 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 		"dec %[k1]\n\t"
 		"jnz 3b\n"
 		"4:\n\t"
-		"cmp %[pfend], %[pf]\n\t"
-		"jae 8f\n\t"
-		"mov (%[pf]), %%rax\n\t"
-		"prefetcht1 (%%rax)\n\t"
-		"add $8, %[pf]\n\t"
-		"jmp 4b\n"
-		"8:\n\t"
+		GK_ASM_PREFETCH_REST
 		"vmovapd %%zmm0, 0(%[acc])\n\t"
 		"vmovapd %%zmm1, 64(%[acc])\n\t"
 		"vmovapd %%zmm2, 128(%[acc])\n\t"

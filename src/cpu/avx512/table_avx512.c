@@ -40,6 +40,7 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	t->gemm_f64_nr = GK_GEMM_F64_AVX512_NR;
 	t->gemm_pf_f32 = check_gemm_pf_f32;
 	t->gemm_pf_f64 = check_gemm_pf_f64;
+	t->gemm_pf_next_c = 1;
 	t->gemm_u_f32 = check_gemm_u_f32;
 	t->gemm_u_f32_mr = GK_GEMM_U_F32_AVX512_MR;
 	t->gemm_u_f32_nr = GK_GEMM_U_F32_AVX512_NR;
