@@ -16,6 +16,14 @@
 #define L2_DEFAULT (512 * 1024)
 #define L3_DEFAULT (8 * 1024 * 1024)
 #define NC_MAX 4096 /* past this a wider B panel saves nothing measurable */
+/* The most of L3 that the B panel counts on. A large L3 is shared by many
+ * cores (on a cloud host, by other guests as well), and the panel is read
+ * once per block of A: one that does not stay in the part of L3 it really
+ * gets comes from memory again each time. A 6 MiB panel (DGEMM 768 x 1008)
+ * instead of a 12 MiB one (768 x 2048) ran 4-14% faster at 1500^3-4096^3
+ * on an Emerald Rapids guest reporting 300 MiB of L3 (1 and 2 threads,
+ * bench/results/2026-11-27-emr-cpu/logs/nc_sweep.log). */
+#define L3_PANEL_MAX (12 * 1024 * 1024)
 #define KC_MIN 256  /* shorter, the C update costs more than a few percent */
 #define KC_MAX 1024
 
@@ -82,8 +90,10 @@ void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking
 	/* L2: the packed mc x kc block of A, about half of it, so that the B
 	 * sliver and the C tiles passing through do not evict it. */
 	int64_t mc = down_to((int64_t)cache.l2 / 2 / (kc * es), mr);
-	/* L3: the packed kc x nc panel of B, about half of it. */
-	int64_t nc = down_to((int64_t)cache.l3 / 2 / (kc * es), nr);
+	/* L3: the packed kc x nc panel of B, about half of it (of at most
+	 * L3_PANEL_MAX). */
+	const int64_t l3 = cache.l3 < L3_PANEL_MAX ? (int64_t)cache.l3 : L3_PANEL_MAX;
+	int64_t nc = down_to(l3 / 2 / (kc * es), nr);
 	if (nc > NC_MAX)
 		nc = down_to(NC_MAX, nr);
 	/* Half of L2 for packed B, as for the A block. */
