@@ -24,6 +24,12 @@
  * on an Emerald Rapids guest reporting 300 MiB of L3 (1 and 2 threads,
  * bench/results/2026-11-27-emr-cpu/logs/nc_sweep.log). */
 #define L3_PANEL_MAX (12 * 1024 * 1024)
+/* The most of L2 that the block of A takes. The L2 is shared with the
+ * core's other hardware thread (on a cloud host, perhaps another guest's),
+ * and the B sliver and the C tiles pass through it: on an Emerald Rapids
+ * guest (2 MiB of L2), a 512 KiB block ran 3-10% faster than a 1 MiB one
+ * (bench/results/2026-11-27-emr-cpu/logs/mc_sweep.log). */
+#define L2_BLOCK_MAX (512 * 1024)
 #define KC_MIN 256  /* shorter, the C update costs more than a few percent */
 #define KC_MAX 1024
 
@@ -87,9 +93,11 @@ void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking
 	pthread_once(&cache_once, read_caches);
 	const int64_t es = (int64_t)esize;
 	int64_t kc = kc_from_l1(es, mr, nr);
-	/* L2: the packed mc x kc block of A, about half of it, so that the B
-	 * sliver and the C tiles passing through do not evict it. */
-	int64_t mc = down_to((int64_t)cache.l2 / 2 / (kc * es), mr);
+	/* L2: the packed mc x kc block of A, about half of it (at most
+	 * L2_BLOCK_MAX), so that the B sliver and the C tiles passing through
+	 * do not evict it. */
+	const int64_t a_bytes = (int64_t)cache.l2 / 2 < L2_BLOCK_MAX ? (int64_t)cache.l2 / 2 : L2_BLOCK_MAX;
+	int64_t mc = down_to(a_bytes / (kc * es), mr);
 	/* L3: the packed kc x nc panel of B, about half of it (of at most
 	 * L3_PANEL_MAX). */
 	const int64_t l3 = cache.l3 < L3_PANEL_MAX ? (int64_t)cache.l3 : L3_PANEL_MAX;
