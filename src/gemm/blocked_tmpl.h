@@ -425,7 +425,8 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 		/* Panels of equal width: each panel packs all of A again, so a
 		 * narrow last one (1024 = 1008 + 16) costs a whole packing of A
 		 * for a sliver of work (DGEMM 1024^3 on a 48 KiB L1, 2 MiB L2:
-		 * 0.87x OpenBLAS before). The same bits: nc changes no sum. */
+		 * 1.10x, bench/results/2026-11-27-emr-cpu/logs/equal_panels.log).
+		 * The same bits: nc changes no sum. */
 		const int64_t np = (nup + pl.bs.nc - 1) / pl.bs.nc;
 		pl.bs.nc = ((nup + np - 1) / np + nr - 1) / nr * nr;
 	}
