@@ -10,8 +10,9 @@
  *    applied to every byte by a scalar model of GF2P8AFFINEQB;
  *  - kernels: every gf_dot slot of every table (generic, avx2, avx512) and
  *    the GFNI slots, for every length 0..300 and large ones, all row counts
- *    1..6, k from 1 to 40, random offsets and pointer misalignment, acc = 0
- *    and 1: the output must equal the reference byte for byte (memcmp), the
+ *    1..6, k from 1 to 40, random offsets and pointer misalignment, acc = 0,
+ *    1 and 2 (streaming stores, on aligned and unaligned rows): the output
+ *    must equal the reference byte for byte (memcmp), the
  *    bytes around it and the inputs must be unchanged; buffers placed against
  *    a PROT_NONE page on either side catch any read or write past an end;
  *  - gk_gf256_gemm / _rows / _rows_ex against the reference: m and k beyond
@@ -230,10 +231,12 @@ static void check_call(const flavor *f, int rows, int64_t k, int64_t len, int64_
 		uint8_t *raw = aligned_alloc(64, (span + 128 + 63) / 64 * 64);
 		if (raw == NULL)
 			exit(2);
-		dbuf[r] = raw + tu_next(rng) % 64;
+		/* Streaming stores are taken where dst + off is on a line. */
+		const int line = acc == GK_GF256_STREAM && tu_next(rng) % 4 != 0;
+		dbuf[r] = raw + (line ? (64 - off % 64) % 64 : (int64_t)(tu_next(rng) % 64));
 		memcpy(dbuf[r], dref[r], span);
 		for (int64_t i = off; i < off + len; i++) {
-			uint8_t v = acc ? dref[r][i] : 0;
+			uint8_t v = acc & GK_GF256_ACC ? dref[r][i] : 0;
 			for (int64_t j = 0; j < k; j++)
 				v ^= T[a[r * k + j]][sorig[j][i]];
 			dref[r][i] = v;
@@ -273,7 +276,7 @@ static void test_kernels(const flavor *fl, int nfl, tu_rng *rng)
 		/* every row count with every k of the list */
 		for (int rows = 1; rows <= GK_GF256_MAX_ROWS; rows++)
 			for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
-				for (int acc = 0; acc <= 1; acc++)
+				for (int acc = 0; acc <= GK_GF256_STREAM; acc++)
 					check_call(f, rows, ks[ki],
 					           lens[tu_next(rng) % (sizeof lens / sizeof lens[0])],
 					           (int64_t)(tu_next(rng) % 130), acc, rng);
@@ -281,13 +284,14 @@ static void test_kernels(const flavor *fl, int nfl, tu_rng *rng)
 		for (int rows = 1; rows <= GK_GF256_MAX_ROWS; rows++)
 			check_call(f, rows, 1 + (int64_t)(tu_next(rng) % 10),
 			           65536 + (int64_t)(tu_next(rng) % 200), (int64_t)(tu_next(rng) % 64),
-			           rows & 1, rng);
+			           rows % 3, rng);
 		/* rows long enough for the kernels' streaming paths (prefetching
-		 * AVX2 loops from 256 KiB on) */
+		 * AVX2 loops from 256 KiB on; non-temporal stores, acc 2, where
+		 * the output rows start on a line) */
 		for (int rows = 1; rows <= GK_GF256_MAX_ROWS; rows++)
 			check_call(f, rows, 1 + (int64_t)(tu_next(rng) % 6),
 			           (256 << 10) + (int64_t)(tu_next(rng) % 100),
-			           (int64_t)(tu_next(rng) % 64), (rows >> 1) & 1, rng);
+			           (int64_t)(tu_next(rng) % 64), rows % 3, rng);
 		printf("kernels %s: %s\n", f->name, tu_failed == before ? "ok" : "FAILED");
 	}
 }
@@ -322,7 +326,7 @@ static void test_guard_pages(const flavor *fl, int nfl, tu_rng *rng)
 			const int rows = 1 + (int)(tu_next(rng) % GK_GF256_MAX_ROWS);
 			const int64_t k = 1 + (int64_t)(tu_next(rng) % kmax);
 			const int at_end = (int)(len & 1);
-			const int acc = (int)((len >> 1) & 1);
+			const int acc = (int)(len % 3); /* 2: streaming stores asked for */
 			/* off = 0 with the row starting at the page start, or the row
 			 * ending at the page end; a nonzero off moves the row start
 			 * back so that byte off is where the data begins. */
@@ -341,7 +345,7 @@ static void test_guard_pages(const flavor *fl, int nfl, tu_rng *rng)
 				dst[r] = at_end ? d + page - (size_t)(off + len) : d;
 				fill(dst[r], (size_t)(off + len), rng);
 				for (int64_t i = 0; i < len; i++) {
-					uint8_t v = acc ? dst[r][off + i] : 0;
+					uint8_t v = acc & GK_GF256_ACC ? dst[r][off + i] : 0;
 					for (int64_t j = 0; j < k; j++)
 						v ^= T[a[r * k + j]][src[j][off + i]];
 					ref[r][i] = v;

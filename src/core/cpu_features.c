@@ -52,6 +52,15 @@ static uint64_t detect(void)
 	return f;
 }
 
+int gk_cpu_intel(void)
+{
+	uint32_t a, b, c, d;
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return 0;
+	/* "GenuineIntel" in EBX, EDX, ECX */
+	return b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu;
+}
+
 void gk_cpu_brand(char *buf, size_t len)
 {
 	uint32_t regs[12], max_ext, b, c, d;
@@ -75,6 +84,11 @@ void gk_cpu_brand(char *buf, size_t len)
 }
 #else
 static uint64_t detect(void)
+{
+	return 0;
+}
+
+int gk_cpu_intel(void)
 {
 	return 0;
 }

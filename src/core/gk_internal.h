@@ -175,6 +175,9 @@ GK_HIDDEN void gk_cache_sizes(size_t *l1d, size_t *l2, size_t *l3);
 /* CPU (src/core/cpu_features.c). */
 GK_HIDDEN uint64_t gk_cpu_features(void);
 GK_HIDDEN void gk_cpu_brand(char *buf, size_t len);
+/* Whether the CPU is Intel's (CPUID vendor GenuineIntel): for the tuning
+ * choices measured to differ between vendors. */
+GK_HIDDEN int gk_cpu_intel(void);
 GK_HIDDEN void gk_cpu_feature_string(uint64_t f, char *buf, size_t len);
 
 /* CUDA (src/cuda/cuda_info.cu, or its stub when built without CUDA). */

@@ -146,13 +146,34 @@ typedef void (*gk_regtile_f64_fn)(int64_t k, const double *restrict a, int64_t l
  *   (GK_GF256_AFFINE_BYTES, a little-endian uint64).
  * len >= 0, k >= 1; no alignment needed; bytes outside [off, off + len) are
  * neither read nor written. dst rows must not overlap src rows.
+ * acc is a set of flags: GK_GF256_ACC accumulates as above; GK_GF256_STREAM
+ * (only without GK_GF256_ACC) asks for non-temporal stores, for long rows of
+ * dst that nothing reads back soon: they then go to memory without being
+ * read first and without evicting src from the caches. A kernel may ignore
+ * it (it uses it only where dst's rows are aligned to its vectors); one that
+ * uses it fences its stores before it returns.
  */
+#define GK_GF256_ACC 1
+#define GK_GF256_STREAM 2
 #define GK_GF256_MAX_ROWS 6
 #define GK_GF256_TBL_BYTES 32
 #define GK_GF256_AFFINE_BYTES 8
 typedef void (*gk_gf256_dot_fn)(int64_t len, int64_t k, const uint8_t *restrict coef,
                                 const uint8_t *const *restrict src,
                                 uint8_t *const *restrict dst, int64_t off, int acc);
+
+/* Whether a gf_dot kernel takes acc's GK_GF256_STREAM: asked for, without
+ * GK_GF256_ACC, and every row of dst starting on a 64-byte line at off (the
+ * kernels' main loops then write whole lines). */
+static inline int gk_gf256_streams(int rows, uint8_t *const *dst, int64_t off, int acc)
+{
+	if (acc != GK_GF256_STREAM)
+		return 0;
+	for (int r = 0; r < rows; r++)
+		if ((uintptr_t)(dst[r] + off) % 64 != 0)
+			return 0;
+	return 1;
+}
 
 typedef struct gk_kernels {
 	const char *name;   /* "generic", "avx2", "avx512" */

@@ -35,6 +35,16 @@
 #define GK_GF256_BLOCK_BYTES (512 * 1024)
 #define GK_GF256_MIN_BLOCK 1024
 #define GK_GF256_MAX_BLOCK (64 * 1024)
+/* Rows at least this long, computed in one pass, are written with
+ * non-temporal stores (kernel_api.h, GK_GF256_STREAM) on Intel CPUs: a whole
+ * output row then passes L2 by anyway, and streaming it spares reading
+ * every line of it before it is written. 1 MiB shards, one thread, on an
+ * Intel Xeon (Emerald Rapids): 4+2 and 6+3 encode and decode 1.15-1.45x
+ * with GFNI on 512- or 256-bit vectors, 10+4 and 12+4 1.00-1.20x; the
+ * shuffle kernels, bound by their arithmetic, the same. On a Zen 3 core the
+ * AVX2 shuffle kernel measured slower with them (docs/GF256.md), so other
+ * vendors store normally. GK_GF256_STREAM=0 or 1 overrides the choice. */
+#define GK_GF256_STREAM_MIN (256 * 1024)
 /* Column ranges of threads start at multiples of this: no two threads write
  * the same cache line. */
 #define GK_GF256_THREAD_ALIGN 64
@@ -43,6 +53,20 @@ static int gfni_allowed(void)
 {
 	static int cached = -1;
 	return gk_env_on("GK_GFNI", &cached);
+}
+
+/* Whether long single-pass rows are streamed (GK_GF256_STREAM_MIN). */
+static int stream_wanted(void)
+{
+	static int cached = -1;
+	int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	if (v < 0) {
+		const char *s = getenv("GK_GF256_STREAM");
+		v = s != NULL && (strcmp(s, "0") == 0 || strcmp(s, "1") == 0) ? s[0] == '1'
+		                                                               : gk_cpu_intel();
+		__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+	}
+	return v;
 }
 
 const gk_gf256_dot_fn *gk_gf256_select(const gk_kernels *kern, int *affine)
@@ -138,6 +162,9 @@ void gk_gf256_plan_range(const gk_gf256_plan *p, const uint8_t *const *src,
 		block = block < GK_GF256_MIN_BLOCK ? GK_GF256_MIN_BLOCK
 		      : block > GK_GF256_MAX_BLOCK ? GK_GF256_MAX_BLOCK : block;
 	}
+	/* Written in one pass (no later pass reads it back) and long: the
+	 * kernels store the output rows past the caches (GK_GF256_STREAM). */
+	const int stream = block == len && !acc && len >= GK_GF256_STREAM_MIN && stream_wanted();
 	for (int64_t c = 0; c < len; c += block) {
 		const int64_t w = len - c < block ? len - c : block;
 		for (int64_t r0 = 0; r0 < m; r0 += GK_GF256_MAX_ROWS) {
@@ -145,7 +172,8 @@ void gk_gf256_plan_range(const gk_gf256_plan *p, const uint8_t *const *src,
 			for (int64_t j0 = 0; j0 < k; j0 += kg) {
 				const int64_t G = k - j0 < kg ? k - j0 : kg;
 				p->dot[R](w, G, p->coef + (size_t)(r0 * k + R * j0) * esize, src + j0,
-				          dst + r0, off + c, acc || j0 > 0);
+				          dst + r0, off + c,
+				          acc || j0 > 0 ? GK_GF256_ACC : stream ? GK_GF256_STREAM : 0);
 			}
 		}
 	}

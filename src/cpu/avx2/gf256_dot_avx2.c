@@ -68,6 +68,8 @@ dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
 {
 	const int64_t tstride = k * GK_GF256_TBL_BYTES;
 	const __m256i mask = _mm256_set1_epi8(0x0f);
+	const int nt = gk_gf256_streams(rows, dst, off, acc);
+	acc &= GK_GF256_ACC;
 	__m256i s[GK_GF256_MAX_ROWS];
 	int64_t i = off;
 	const int64_t end = off + len;
@@ -105,11 +107,18 @@ dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
 				}
 			}
 			for (int r = 0; r < rows; r++) {
-				_mm256_storeu_si256((__m256i *)(dst[r] + i), s0[r]);
-				_mm256_storeu_si256((__m256i *)(dst[r] + i + VEC), s1[r]);
+				if (nt) {
+					_mm256_stream_si256((__m256i *)(dst[r] + i), s0[r]);
+					_mm256_stream_si256((__m256i *)(dst[r] + i + VEC), s1[r]);
+				} else {
+					_mm256_storeu_si256((__m256i *)(dst[r] + i), s0[r]);
+					_mm256_storeu_si256((__m256i *)(dst[r] + i + VEC), s1[r]);
+				}
 			}
 		}
 	}
+	if (nt)
+		_mm_sfence();
 	for (; i + VEC <= end; i += VEC) {
 		for (int r = 0; r < rows; r++)
 			s[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i))

@@ -24,6 +24,7 @@ static inline void dot_rows(int rows, int64_t len, int64_t k, const uint8_t *res
                             int64_t off, int acc)
 {
 	uint8_t buf[GK_GF_GENERIC_BLOCK];
+	acc &= GK_GF256_ACC; /* GK_GF256_STREAM: ignored */
 	for (int64_t p = 0; p < len; p += GK_GF_GENERIC_BLOCK) {
 		const int64_t n = len - p < GK_GF_GENERIC_BLOCK ? len - p : GK_GF_GENERIC_BLOCK;
 		for (int r = 0; r < rows; r++) {

@@ -44,6 +44,8 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
          const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
 {
 	const int64_t mstride = k * GK_GF256_AFFINE_BYTES;
+	const int nt = gk_gf256_streams(rows, dst, off, acc);
+	acc &= GK_GF256_ACC;
 	__m512i s0[GK_GF256_MAX_ROWS], s1[GK_GF256_MAX_ROWS];
 	int64_t i = off;
 	const int64_t end = off + len;
@@ -77,10 +79,17 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 			}
 		}
 		for (int r = 0; r < rows; r++) {
-			_mm512_storeu_si512(dst[r] + i, s0[r]);
-			_mm512_storeu_si512(dst[r] + i + VEC, s1[r]);
+			if (nt) {
+				_mm512_stream_si512((void *)(dst[r] + i), s0[r]);
+				_mm512_stream_si512((void *)(dst[r] + i + VEC), s1[r]);
+			} else {
+				_mm512_storeu_si512(dst[r] + i, s0[r]);
+				_mm512_storeu_si512(dst[r] + i + VEC, s1[r]);
+			}
 		}
 	}
+	if (nt)
+		_mm_sfence();
 	/* At most two more vectors, the last one partial: masked throughout. */
 	while (i < end) {
 		const int64_t n = end - i < VEC ? end - i : VEC;

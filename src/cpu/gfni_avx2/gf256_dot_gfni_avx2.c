@@ -57,6 +57,8 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
          const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
 {
 	const int64_t mstride = k * GK_GF256_AFFINE_BYTES;
+	const int nt = gk_gf256_streams(rows, dst, off, acc);
+	acc &= GK_GF256_ACC;
 	__m256i s[GK_GF256_MAX_ROWS];
 	int64_t i = off;
 	const int64_t end = off + len;
@@ -83,10 +85,17 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 			}
 		}
 		for (int r = 0; r < rows; r++) {
-			_mm256_storeu_si256((__m256i *)(dst[r] + i), s0[r]);
-			_mm256_storeu_si256((__m256i *)(dst[r] + i + VEC), s1[r]);
+			if (nt) {
+				_mm256_stream_si256((__m256i *)(dst[r] + i), s0[r]);
+				_mm256_stream_si256((__m256i *)(dst[r] + i + VEC), s1[r]);
+			} else {
+				_mm256_storeu_si256((__m256i *)(dst[r] + i), s0[r]);
+				_mm256_storeu_si256((__m256i *)(dst[r] + i + VEC), s1[r]);
+			}
 		}
 	}
+	if (nt)
+		_mm_sfence();
 	for (; i + VEC <= end; i += VEC) {
 		for (int r = 0; r < rows; r++)
 			s[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i))
