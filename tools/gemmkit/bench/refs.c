@@ -10,8 +10,11 @@
  * variable, read while it initialises, choose another set:
  *   OpenBLAS: OPENBLAS_CORETYPE=SkylakeX (read when the library is loaded)
  *   BLIS:     BLIS_ARCH_TYPE=<id of skx> (read by bli_init)
- * When the installed library already runs an AVX-512 set, or the CPU has no
- * AVX-512, the variant is offered only on request and then asks for the set
+ * When gemmkit runs its AVX2 set on a CPU with AVX-512 (GK_ARCH=avx2), the
+ * variant asks for the AVX2 kernels instead (OpenBLAS Haswell, BLIS
+ * haswell), so that the ratio compares AVX2 code with AVX2 code.
+ * When the installed library already runs a set of that kind, or the CPU has
+ * no AVX-512, the variant is offered only on request and then asks for the set
  * the library picks by itself: a second instance of the same kernels, so
  * that a table can show both and say they are the same.
  * A library initialises once per process, so the variant is a private copy
@@ -32,6 +35,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "peak.h"
 #include "refs.h"
 
 const char *const bench_ref_ids[BENCH_REF_COUNT] = {"openblas", "openblas-best", "blis", "blis-best"};
@@ -95,6 +99,23 @@ static int kernel_is_avx512(const char *k)
 		if (strcmp(k, sets[i]) == 0)
 			return 1;
 	return 0;
+}
+
+/* gemmkit forced to its AVX2 set on a CPU with AVX-512 (GK_ARCH=avx2): the
+ * references' best kernels for the comparison are then their AVX2 ones
+ * (OpenBLAS Haswell, BLIS haswell), AVX2 code against AVX2 code. */
+static int avx2_run(void)
+{
+	return bench_cpu_has_avx512f() && strcmp(bench_peak_active_isa(), "avx2") == 0;
+}
+
+/* Whether k is a kernel set of the kind the best-kernel variants run. */
+static int kernel_is_target(const char *k)
+{
+	if (avx2_run())
+		return strcmp(k, "Haswell") == 0 || strcmp(k, "Zen") == 0 || strcmp(k, "haswell") == 0 ||
+		       strcmp(k, "zen") == 0 || strcmp(k, "zen2") == 0 || strcmp(k, "zen3") == 0;
+	return kernel_is_avx512(k);
 }
 
 /* The first of the library's files that loads and has CBLAS GEMM. */
@@ -313,10 +334,12 @@ static int load_best(int lib, int threads, bench_ref *ref, variant_probe *p, cha
 	if (init_instance(lib, h, threads, &installed, why, why_len) != 0)
 		return BENCH_REF_FAILED;
 	snprintf(p->installed_kernel, sizeof p->installed_kernel, "%s", installed.kernel);
-	/* A library that already runs an AVX-512 set, or a CPU without AVX-512,
+	/* A library that already runs a set of the target kind (AVX-512; AVX2
+	 * when gemmkit runs its AVX2 set, avx2_run), or a CPU without AVX-512,
 	 * leaves nothing better: the variant then asks for the installed set
 	 * (and says so), never for an older one. */
-	const char *want = kernel_is_avx512(installed.kernel) || !bench_cpu_has_avx512f() ? installed.kernel
+	const char *want = kernel_is_target(installed.kernel) || !bench_cpu_has_avx512f() ? installed.kernel
+	                   : avx2_run() ? (lib == LIB_OPENBLAS ? "Haswell" : "haswell")
 	                   : lib == LIB_OPENBLAS ? "SkylakeX" : "skx";
 	if (lib == LIB_OPENBLAS) {
 		snprintf(p->value, sizeof p->value, "%s", want);
@@ -469,14 +492,16 @@ int bench_ref_load(const char *id, int threads, int forced, bench_ref *ref, char
 		         "(ask for %s to run it anyway)", lib_label(lib), p.installed_kernel, id);
 		return BENCH_REF_NOT_OFFERED;
 	}
-	if (!kernel_is_avx512(p.best_kernel) && !forced) {
-		snprintf(why, why_len, "%s with %s=%s runs kernel %s, not an AVX-512 one: no best-kernel %s",
-		         lib_label(lib), lib_env(lib), p.value, p.best_kernel, lib_label(lib));
+	const char *kind = avx2_run() ? "AVX2" : "AVX-512";
+	if (!kernel_is_target(p.best_kernel) && !forced) {
+		snprintf(why, why_len, "%s with %s=%s runs kernel %s, not an %s one: no best-kernel %s",
+		         lib_label(lib), lib_env(lib), p.value, p.best_kernel, kind, lib_label(lib));
 		return BENCH_REF_NOT_OFFERED;
 	}
-	if (kernel_is_avx512(p.installed_kernel) && !forced) {
-		snprintf(why, why_len, "%s as installed already runs an AVX-512 kernel (%s): no separate "
-		         "best-kernel run (ask for %s to run it anyway)", lib_label(lib), p.installed_kernel, id);
+	if (kernel_is_target(p.installed_kernel) && !forced) {
+		snprintf(why, why_len, "%s as installed already runs an %s kernel (%s): no separate "
+		         "best-kernel run (ask for %s to run it anyway)", lib_label(lib), kind,
+		         p.installed_kernel, id);
 		return BENCH_REF_NOT_OFFERED;
 	}
 	variant_probe q;
