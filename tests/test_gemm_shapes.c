@@ -407,8 +407,11 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
  * and thin unpacked, packed with a shared panel, packed by columns, dot
  * products, axpy rows, and small ones packed for B's rows 2 or 4 KiB apart
  * (130 x 511 x 200 and 100 x 510 x 90 each get ldb 512 in one precision
- * from the generator's padding), and a shallow one whose panel is cut to a
- * quarter of L2 (200 x 2500 x 32, with the blocks from the caches). */
+ * from the generator's padding), a shallow one whose panel is cut to a
+ * quarter of L2 (200 x 2500 x 32, with the blocks from the caches), and a
+ * deep one whose C is larger than four 2 MiB L2s (1500 x 1450 x 900: the
+ * deep kc of the tall AVX-512 SGEMM tile, where the L1 is 48 KiB, k cut into
+ * two equal blocks). */
 static void test_bits(unsigned dt, tu_rng *r)
 {
 	static const int64_t shapes[][3] = {{8, 8, 120000}, {16, 16, 50000}, {17, 5, 70000},
@@ -416,7 +419,7 @@ static void test_bits(unsigned dt, tu_rng *r)
 	                                    {600, 520, 700}, {60, 1400, 900}, {900, 6, 500},
 	                                    {1000, 40, 700}, {700, 2, 600}, {2, 600, 700},
 	                                    {130, 511, 200}, {96, 511, 80}, {100, 510, 90},
-	                                    {200, 2500, 32}};
+	                                    {200, 2500, 32}, {1500, 1450, 900}};
 	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
 	gk_context *plain[5], *det[5];
 	for (int t = 1; t <= 4; t++) {

@@ -130,8 +130,14 @@ typedef struct gk_gemm_blocking {
  * L2 bytes, and is 2 b_in_l2 without them). */
 GK_HIDDEN void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out);
 
-/* Just the kc of gk_gemm_blocking_get. */
-GK_HIDDEN int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr);
+/* The same for an m x n x k product: a deeper kc where C does not stay in
+ * L2 (blocked_sizes.c, KC_TALL_MR), from the shape alone, never from the
+ * thread count (the bits must not depend on it). */
+GK_HIDDEN void gk_gemm_blocking_for(size_t esize, int64_t mr, int64_t nr, int64_t m, int64_t n,
+                                    int64_t k, gk_gemm_blocking *out);
+
+/* Just the kc of gk_gemm_blocking_for. */
+GK_HIDDEN int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr, int64_t m, int64_t n, int64_t k);
 
 /*
  * The partitioning of the packed loops, shared by the blocked driver

@@ -32,6 +32,8 @@
 #define L2_BLOCK_MAX (512 * 1024)
 #define KC_MIN 256  /* shorter, the C update costs more than a few percent */
 #define KC_MAX 1024
+#define KC_TALL_MR 8 /* tiles of at least this many rows may take the deep kc (deep_kc) */
+#define KC_DEEP_C_L2 4 /* ... when C is larger than this many L2s */
 
 static struct {
 	size_t l1, l2, l3;
@@ -73,7 +75,7 @@ static int64_t down_to(int64_t v, int64_t q)
 }
 
 /* kc, the depth of a block (see below), before any GK_GEMM_BLOCKS override. */
-static int64_t kc_from_l1(int64_t es, int64_t mr, int64_t nr)
+static int64_t kc_from_l1(int64_t es, int64_t mr, int64_t nr, int deep)
 {
 	/* L1: the MR x kc sliver of A and the kc x NR sliver of B that one
 	 * microkernel call reads. When that makes kc short (a large register
@@ -81,23 +83,57 @@ static int64_t kc_from_l1(int64_t es, int64_t mr, int64_t nr)
 	 * once per call) is spread over too few steps. A large tile loads one
 	 * row of B (NR / vector-width vectors) per MR such rows of FMAs, little
 	 * enough to stream the B sliver from L2: then only the A sliver, whose
-	 * entries are broadcast one at a time, is kept to L1. */
+	 * entries are broadcast one at a time, is kept to L1. So does a deep
+	 * product (deep_kc) with a tile of KC_TALL_MR rows or more. */
 	int64_t kc = (int64_t)cache.l1 / ((mr + nr) * es);
-	if (kc < KC_MIN)
+	if (kc < KC_MIN || deep)
 		kc = (int64_t)cache.l1 / (mr * es);
 	return kc > KC_MAX ? KC_MAX : down_to(kc, 8);
 }
 
-void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out)
+/*
+ * Whether an m x n x k product takes the deep kc: a tile of KC_TALL_MR rows
+ * or more (one row of B loaded per 8 or more rows of FMAs: the B sliver
+ * streams from L2), k past the kc of both slivers in L1, and C larger than
+ * KC_DEEP_C_L2 times L2, so that each of the k / kc updates of a C tile
+ * goes to memory. With both slivers in a 48 KiB L1 the 14 x 32 SGEMM tile
+ * got kc 264; the deep kc (872, cut into equal blocks) ran 2-6% faster at
+ * 1500^3-4096^3 on one thread and 5% at 3000^3-4096^3 on two, but 4-5%
+ * slower at 2048^3 on two, and at 1024^3 on one (blocks of 512, C 4 MiB)
+ * 6-9% slower; where C fits L2 (64 x 4096 x 4096, 256^3) 4-10% slower
+ * (Emerald Rapids, 2 MiB of L2; bench/results/2026-11-27-emr-cpu/logs/
+ * kc_sweep.log). On a 32 KiB L1 that tile takes the A-sliver rule anyway.
+ */
+static int deep_kc(int64_t es, int64_t mr, int64_t nr, int64_t m, int64_t n, int64_t k)
 {
-	pthread_once(&cache_once, read_caches);
-	const int64_t es = (int64_t)esize;
-	int64_t kc = kc_from_l1(es, mr, nr);
+	if (mr < KC_TALL_MR || cache.kc > 0)
+		return 0;
+	const int64_t both = (int64_t)cache.l1 / ((mr + nr) * es);
+	return both >= KC_MIN && k > both &&
+	       (double)m * (double)n * (double)es > KC_DEEP_C_L2 * (double)cache.l2;
+}
+
+/* The deep kc for depth k: k cut into blocks of equal depth (a multiple of
+ * 8) no deeper than the rule's, so that no block is a short remainder
+ * (2048 = 872 + 872 + 304). From the shape alone, as deep_kc. */
+static int64_t deep_depth(int64_t es, int64_t mr, int64_t nr, int64_t k)
+{
+	const int64_t kc = kc_from_l1(es, mr, nr, 1);
+	if (k <= kc)
+		return kc;
+	const int64_t nb = (k + kc - 1) / kc;
+	return ((k + nb - 1) / nb + 7) / 8 * 8;
+}
+
+static void blocking(int64_t es, int64_t mr, int64_t nr, int deep, int64_t k, gk_gemm_blocking *out)
+{
+	int64_t kc = deep ? deep_depth(es, mr, nr, k) : kc_from_l1(es, mr, nr, 0);
 	/* L2: the packed mc x kc block of A, about half of it (at most
 	 * L2_BLOCK_MAX), so that the B sliver and the C tiles passing through
-	 * do not evict it. */
+	 * do not evict it; for a deep kc, of the depth the product has. */
 	const int64_t a_bytes = (int64_t)cache.l2 / 2 < L2_BLOCK_MAX ? (int64_t)cache.l2 / 2 : L2_BLOCK_MAX;
-	int64_t mc = down_to(a_bytes / (kc * es), mr);
+	const int64_t ka = deep && k < kc ? k : kc;
+	int64_t mc = down_to(a_bytes / (ka * es), mr);
 	/* L3: the packed kc x nc panel of B, about half of it (of at most
 	 * L3_PANEL_MAX). */
 	const int64_t l3 = cache.l3 < L3_PANEL_MAX ? (int64_t)cache.l3 : L3_PANEL_MAX;
@@ -126,17 +162,36 @@ void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking
 	out->b_walk = l2 > 0 && l2 <= GK_BLOCKED_WALK_L2 ? INT64_MAX : 2 * b_in_l2;
 }
 
-int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr)
+void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out)
 {
-	/* The last answer, per thread: a run of small products asks the same
-	 * question every call, and the divisions cost a few percent of a
-	 * 16 x 16 x 16 product. */
+	pthread_once(&cache_once, read_caches);
+	blocking((int64_t)esize, mr, nr, 0, 0, out);
+}
+
+void gk_gemm_blocking_for(size_t esize, int64_t mr, int64_t nr, int64_t m, int64_t n, int64_t k,
+                          gk_gemm_blocking *out)
+{
+	pthread_once(&cache_once, read_caches);
+	const int64_t es = (int64_t)esize;
+	blocking(es, mr, nr, deep_kc(es, mr, nr, m, n, k), k, out);
+}
+
+int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr, int64_t m, int64_t n, int64_t k)
+{
+	/* The last answer, per thread and depth rule: a run of small products
+	 * asks the same question every call, and the divisions cost a few
+	 * percent of a 16 x 16 x 16 product. */
 	static _Thread_local struct { int64_t es, mr, nr, kc; } last;
 	const int64_t es = (int64_t)esize;
+	if (mr >= KC_TALL_MR) {
+		pthread_once(&cache_once, read_caches);
+		if (deep_kc(es, mr, nr, m, n, k))
+			return deep_depth(es, mr, nr, k); /* large products: no need to keep it */
+	}
 	if (last.kc > 0 && last.es == es && last.mr == mr && last.nr == nr)
 		return last.kc;
 	pthread_once(&cache_once, read_caches);
-	const int64_t kc = cache.kc > 0 ? cache.kc : kc_from_l1(es, mr, nr);
+	const int64_t kc = cache.kc > 0 ? cache.kc : kc_from_l1(es, mr, nr, 0);
 	last.es = es;
 	last.mr = mr;
 	last.nr = nr;

@@ -400,7 +400,7 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
 	GK_FN(plan) pl = {.p = p, .mr = p->kern->GK_MR, .nr = p->kern->GK_NR};
-	gk_gemm_blocking_get(sizeof(GK_T), pl.mr, pl.nr, &pl.bs);
+	gk_gemm_blocking_for(sizeof(GK_T), pl.mr, pl.nr, m, n, k, &pl.bs);
 	const int64_t mr = pl.mr, nr = pl.nr;
 	const int64_t mup = (m + mr - 1) / mr * mr, nup = (n + nr - 1) / nr * nr;
 	const int64_t nsl = nup / nr;
@@ -411,6 +411,13 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 		pl.bs.kc = k;
 	if (pl.bs.mc > mup)
 		pl.bs.mc = mup;
+	/* Row blocks of equal height, as the panels below: a last block of a
+	 * sliver or two (1024 = 4 x 252 + 16) runs the packed kernel over a
+	 * whole B panel for a few rows. mc changes no sum: the same bits. */
+	{
+		const int64_t nb = (mup + pl.bs.mc - 1) / pl.bs.mc;
+		pl.bs.mc = ((mup + nb - 1) / nb + mr - 1) / mr * mr;
+	}
 	if (cols) {
 		/* Pieces of B such that A's block, the piece in use and the next
 		 * one (packed along the way) fit L2 together. */
@@ -618,7 +625,7 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
 	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
-	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr);
+	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr, m, n, k);
 	/* Never more threads than the work keeps busy. */
 	const int nt = gk_gemm_threads(p->threads, (double)m, (double)n, (double)k);
 	/* All of C one column of tiles of the unpacked kernel, k one block, one
