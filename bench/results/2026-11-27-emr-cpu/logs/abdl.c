@@ -1,4 +1,4 @@
-/* abdl: two builds of libgemmkit in one process, alternated call by call. */
+/* abdl: two GEMM libraries in one process, alternated call by call: two builds of libgemmkit (gk_sgemm / gk_dgemm), or one and a CBLAS library (cblas_sgemm / cblas_dgemm, 32-bit integers). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <time.h>
 typedef int (*sg_fn)(int, int, int, int64_t, int64_t, int64_t, float, const float *, int64_t, const float *, int64_t, float, float *, int64_t);
+typedef void (*cs_fn)(int, int, int, int, int, int, float, const float *, int, const float *, int, float, float *, int);
+typedef void (*cd_fn)(int, int, int, int, int, int, double, const double *, int, const double *, int, double, double *, int);
 typedef int (*dg_fn)(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t, const double *, int64_t, double, double *, int64_t);
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
 static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
 static double med(double *v, int n) { qsort(v, n, sizeof *v, cmpd); return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]); }
+#define CALL do { if (cb[i]) { if (dbl) ((cd_fn)f[i])(101, 111, 111, (int)m, (int)n, (int)k, 1.0, (double *)a, (int)k, (double *)b, (int)n, 0.0, (double *)c, (int)n); else ((cs_fn)f[i])(101, 111, 111, (int)m, (int)n, (int)k, 1.0f, (float *)a, (int)k, (float *)b, (int)n, 0.0f, (float *)c, (int)n); } else { if (dbl) ((dg_fn)f[i])(101, 111, 111, m, n, k, 1.0, (double *)a, k, (double *)b, n, 0.0, (double *)c, n); else ((sg_fn)f[i])(101, 111, 111, m, n, k, 1.0f, (float *)a, k, (float *)b, n, 0.0f, (float *)c, n); } } while (0)
 int main(int argc, char **argv)
 {
 	if (argc < 8) { fprintf(stderr, "usage: abdl libA libB s|d m n k rounds [calls]\n"); return 2; }
@@ -22,7 +25,8 @@ int main(int argc, char **argv)
 	const int64_t m = atoll(argv[4]), n = atoll(argv[5]), k = atoll(argv[6]);
 	const int rounds = atoi(argv[7]), calls = argc > 8 ? atoi(argv[8]) : 1;
 	void *f[2];
-	for (int i = 0; i < 2; i++) f[i] = dlsym(h[i], dbl ? "gk_dgemm" : "gk_sgemm");
+	int cb[2];
+	for (int i = 0; i < 2; i++) { f[i] = dlsym(h[i], dbl ? "gk_dgemm" : "gk_sgemm"); cb[i] = f[i] == NULL; if (cb[i]) f[i] = dlsym(h[i], dbl ? "cblas_dgemm" : "cblas_sgemm"); }
 	const size_t es = dbl ? 8 : 4;
 	char *a = malloc(es * m * k), *b = malloc(es * k * n), *c = malloc(es * m * n);
 	srand(1);
@@ -34,16 +38,14 @@ int main(int argc, char **argv)
 			const char *ev = getenv(i == 0 ? "ENVA" : "ENVB");
 			if (w == 0 && ev != NULL && *ev) putenv((char *)ev);
 			if (w == 0 && ev != NULL && *ev == 0) unsetenv("GK_GEMM_BLOCKS");
-			if (dbl) ((dg_fn)f[i])(101, 111, 111, m, n, k, 1.0, (double *)a, k, (double *)b, n, 0.0, (double *)c, n);
-			else ((sg_fn)f[i])(101, 111, 111, m, n, k, 1.0f, (float *)a, k, (float *)b, n, 0.0f, (float *)c, n);
+			CALL;
 		}
 	for (int q = 0; q < rounds; q++)
 		for (int o = 0; o < 2; o++) {
 			const int i = (q + o) % 2;
 			double t0 = now();
 			for (int z = 0; z < calls; z++) {
-				if (dbl) ((dg_fn)f[i])(101, 111, 111, m, n, k, 1.0, (double *)a, k, (double *)b, n, 0.0, (double *)c, n);
-				else ((sg_fn)f[i])(101, 111, 111, m, n, k, 1.0f, (float *)a, k, (float *)b, n, 0.0f, (float *)c, n);
+				CALL;
 			}
 			t[i][q] = (now() - t0) / calls;
 		}
