@@ -16,6 +16,7 @@
  */
 #include <immintrin.h>
 #include "kernel_api.h"
+#include "gf256_store.h"
 #include "kernels_avx512.h"
 
 #define VEC 64
@@ -63,15 +64,7 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 				             _mm512_shuffle_epi8(thi, hi1));
 			}
 		}
-		for (int r = 0; r < rows; r++) {
-			if (nt) {
-				_mm512_stream_si512((void *)(dst[r] + i), s0[r]);
-				_mm512_stream_si512((void *)(dst[r] + i + VEC), s1[r]);
-			} else {
-				_mm512_storeu_si512(dst[r] + i, s0[r]);
-				_mm512_storeu_si512(dst[r] + i + VEC, s1[r]);
-			}
-		}
+		gk_gf256_store2_512(rows, dst, i, s0, s1, nt);
 	}
 	if (nt)
 		_mm_sfence();

@@ -23,6 +23,7 @@
 #include <immintrin.h>
 #include <string.h>
 #include "kernel_api.h"
+#include "gf256_store.h"
 #include "kernels_gfni_avx2.h"
 
 #define VEC 32
@@ -84,15 +85,7 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 				GK_PIN(s1[r]);
 			}
 		}
-		for (int r = 0; r < rows; r++) {
-			if (nt) {
-				_mm256_stream_si256((__m256i *)(dst[r] + i), s0[r]);
-				_mm256_stream_si256((__m256i *)(dst[r] + i + VEC), s1[r]);
-			} else {
-				_mm256_storeu_si256((__m256i *)(dst[r] + i), s0[r]);
-				_mm256_storeu_si256((__m256i *)(dst[r] + i + VEC), s1[r]);
-			}
-		}
+		gk_gf256_store2_256(rows, dst, i, s0, s1, nt);
 	}
 	if (nt)
 		_mm_sfence();
