@@ -410,8 +410,8 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
  * from the generator's padding), a shallow one whose panel is cut to a
  * quarter of L2 (200 x 2500 x 32, with the blocks from the caches), and a
  * deep one whose C is larger than four 2 MiB L2s (1500 x 1450 x 900: the
- * deep kc of the tall AVX-512 SGEMM tile, where the L1 is 48 KiB, k cut into
- * two equal blocks). */
+ * deep kc of the tall AVX-512 tiles where the L1 is 48 KiB, k cut into two
+ * equal blocks). */
 static void test_bits(unsigned dt, tu_rng *r)
 {
 	static const int64_t shapes[][3] = {{8, 8, 120000}, {16, 16, 50000}, {17, 5, 70000},

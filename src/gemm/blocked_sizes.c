@@ -30,6 +30,10 @@
  * guest (2 MiB of L2), a 512 KiB block ran 3-10% faster than a 1 MiB one
  * (bench/results/2026-11-27-emr-cpu/logs/mc_sweep.log). */
 #define L2_BLOCK_MAX (512 * 1024)
+/* The most of L1 that the A sliver takes in a deep product (deep_kc), where
+ * it alone is sized to L1: the B sliver's rows and the C tile stream
+ * through L1 beside it. A 32 KiB L1 is taken whole, as before. */
+#define L1_SLIVER_MAX (32 * 1024)
 #define KC_MIN 256  /* shorter, the C update costs more than a few percent */
 #define KC_MAX 1024
 #define KC_TALL_MR 8 /* tiles of at least this many rows may take the deep kc (deep_kc) */
@@ -84,32 +88,43 @@ static int64_t kc_from_l1(int64_t es, int64_t mr, int64_t nr, int deep)
 	 * row of B (NR / vector-width vectors) per MR such rows of FMAs, little
 	 * enough to stream the B sliver from L2: then only the A sliver, whose
 	 * entries are broadcast one at a time, is kept to L1. So does a deep
-	 * product (deep_kc) with a tile of KC_TALL_MR rows or more. */
-	int64_t kc = (int64_t)cache.l1 / ((mr + nr) * es);
-	if (kc < KC_MIN || deep)
-		kc = (int64_t)cache.l1 / (mr * es);
+	 * product (deep_kc), its A sliver in at most L1_SLIVER_MAX. */
+	int64_t kc;
+	if (deep) {
+		const int64_t l1 = cache.l1 < L1_SLIVER_MAX ? (int64_t)cache.l1 : L1_SLIVER_MAX;
+		kc = l1 / (mr * es);
+	} else {
+		kc = (int64_t)cache.l1 / ((mr + nr) * es);
+		if (kc < KC_MIN)
+			kc = (int64_t)cache.l1 / (mr * es);
+	}
 	return kc > KC_MAX ? KC_MAX : down_to(kc, 8);
 }
 
 /*
  * Whether an m x n x k product takes the deep kc: a tile of KC_TALL_MR rows
  * or more (one row of B loaded per 8 or more rows of FMAs: the B sliver
- * streams from L2), k past the kc of both slivers in L1, and C larger than
+ * streams from L2), k deeper than the other rules' kc, and C larger than
  * KC_DEEP_C_L2 times L2, so that each of the k / kc updates of a C tile
- * goes to memory. With both slivers in a 48 KiB L1 the 14 x 32 SGEMM tile
- * got kc 264; the deep kc (872, cut into equal blocks) ran 2-6% faster at
- * 1500^3-4096^3 on one thread and 5% at 3000^3-4096^3 on two, but 4-5%
- * slower at 2048^3 on two, and at 1024^3 on one (blocks of 512, C 4 MiB)
- * 6-9% slower; where C fits L2 (64 x 4096 x 4096, 256^3) 4-10% slower
- * (Emerald Rapids, 2 MiB of L2; bench/results/2026-11-27-emr-cpu/logs/
- * kc_sweep.log). On a 32 KiB L1 that tile takes the A-sliver rule anyway.
+ * goes to memory. Measured on an Emerald Rapids guest (48 KiB L1, 2 MiB
+ * L2; bench/results/2026-11-27-emr-cpu/logs/kc_sweep.log and
+ * dgemm_kc_sweep.log), call by call against the other rules:
+ * - SGEMM 14 x 32 (kc 264, both slivers in L1): kc 512-872, in equal
+ *   blocks, ran 2-17% faster at 1500^3-8192^3 on one thread and 5% at
+ *   3000^3-4096^3 on two, 4-5% slower at 2048^3 on two; kc 584 measured as
+ *   872. At 1024^3 (C 4 MiB) kc 512 was 6-9% slower, and where C fits L2
+ *   (64 x 4096 x 4096, 256^3) 872 was 4-10% slower: those keep 264.
+ * - DGEMM 8 x 24 (kc 768, the A sliver the whole L1): kc 512 ran 2-10%
+ *   faster at 2048^3-4096^3 on one thread, 1-3% on two, but 5-7% slower at
+ *   1024^3 on two (C 8 MiB: kept at 768).
+ * On a 32 KiB L1 both tiles take the A-sliver rule anyway; there the deep
+ * kc only cuts k into equal blocks.
  */
 static int deep_kc(int64_t es, int64_t mr, int64_t nr, int64_t m, int64_t n, int64_t k)
 {
 	if (mr < KC_TALL_MR || cache.kc > 0)
 		return 0;
-	const int64_t both = (int64_t)cache.l1 / ((mr + nr) * es);
-	return both >= KC_MIN && k > both &&
+	return k > kc_from_l1(es, mr, nr, 0) &&
 	       (double)m * (double)n * (double)es > KC_DEEP_C_L2 * (double)cache.l2;
 }
 
