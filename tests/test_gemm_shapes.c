@@ -461,6 +461,41 @@ static void test_bits(unsigned dt, tu_rng *r)
 	}
 }
 
+/* Small products on 2 and 3 threads called again and again: the driver
+ * times its first calls on one thread and on the threads allowed, then
+ * keeps the faster (src/gemm/blocked_threads.c), so the calls of one
+ * context run on different counts. Every call must give the bits of the
+ * first, and that one a correct product. */
+static void test_adapt_bits(unsigned dt, tu_rng *r)
+{
+	static const int64_t shapes[][3] = {{64, 64, 64}, {80, 72, 90}, {100, 64, 64}, {50, 120, 60},
+	                                    {61, 61, 61}};
+	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
+	const size_t es = esize(dt);
+	for (int t = 2; t <= 3; t++) {
+		gk_context *ctx = tu_context_new(t, 0u);
+		for (int s = 0; s < nshapes; s++) {
+			prob p;
+			prob_init(&p, dt, GK_ROW_MAJOR, s % 2 ? GK_TRANS : GK_NO_TRANS, GK_NO_TRANS,
+			          shapes[s][0], shapes[s][1], shapes[s][2], alphas[s % 4], betas[s % 4], 1, r);
+			void *first = xmalloc(p.ec * es);
+			gk_status st = prob_run(&p, ctx);
+			memcpy(first, p.c, p.ec * es);
+			prob_check(&p, st, "adaptive threads, first call");
+			int differ = 0;
+			for (int i = 0; i < 40; i++) {
+				st = prob_run(&p, ctx);
+				differ += st != GK_OK || memcmp(first, p.c, p.ec * es) != 0;
+			}
+			TU_CHECK(differ == 0, "%s, %d threads: %d of 40 repeated calls differ from the first",
+			         p.desc, t, differ);
+			free(first);
+			prob_free(&p);
+		}
+		gk_context_destroy(ctx);
+	}
+}
+
 /* GEMMs from inside a parallel region: each thread its own problems, with
  * the default thread count (1 there) and with an explicit 2 (nested). */
 static void test_in_parallel(unsigned dt, tu_rng *r)
@@ -520,6 +555,7 @@ int main(void)
 		test_skinny(dt, &r);
 		test_small_and_lopsided(dt, &r);
 		test_bits(dt, &r);
+		test_adapt_bits(dt, &r);
 		test_in_parallel(dt, &r);
 	}
 	return tu_finish("test_gemm_shapes");

@@ -170,6 +170,19 @@ static inline int gk_gemm_threads(int nt, double m, double n, double k)
 	return nt;
 }
 
+/* The threads a small product runs on, learned by timing
+ * (blocked_threads.c): nt, the count gk_gemm_threads allows, or 1. Every
+ * call of gk_gemm_adapt_begin is followed by gk_gemm_adapt_end with the
+ * same probe once the product is done. */
+typedef struct {
+	void *c;
+	int many;
+	double work;
+	int64_t t0;
+} gk_gemm_adapt;
+GK_HIDDEN int gk_gemm_adapt_begin(size_t esize, double work, int nt, gk_gemm_adapt *pr);
+GK_HIDDEN void gk_gemm_adapt_end(gk_gemm_adapt *pr);
+
 /* The thread grid tm x (nth / tm) over msl row slivers and nsl column
  * slivers: the most row groups whose largest share of slivers is within
  * 1/slack of the least possible (slack 0: the least itself). */

@@ -621,13 +621,10 @@ static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
 	return GK_FN(packed)(p, nt);
 }
 
-gk_status GK_FN_BLOCKED(const GK_ARGS *p)
+/* The product on nt threads, depth blocks of kc. */
+static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
-	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
-	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr, m, n, k);
-	/* Never more threads than the work keeps busy. */
-	const int nt = gk_gemm_threads(p->threads, (double)m, (double)n, (double)k);
 	/* All of C one column of tiles of the unpacked kernel, k one block, one
 	 * thread: the calls straight away. At 16 x 16 x 16 the loops of way 1
 	 * around them cost a sixth. */
@@ -651,3 +648,19 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	return st == GK_OK ? st : GK_FN(no_workspace)(p, kc);
 }
 
+gk_status GK_FN_BLOCKED(const GK_ARGS *p)
+{
+	const int64_t m = p->m, n = p->n, k = p->k;
+	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
+	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr, m, n, k);
+	/* Never more threads than the work keeps busy; near that bound, one
+	 * thread where that measured faster (blocked_threads.c). Not for way 2
+	 * (skinny), whose groups follow the count. */
+	int nt = gk_gemm_threads(p->threads, (double)m, (double)n, (double)k);
+	gk_gemm_adapt pr = {NULL, 0, 0.0, 0};
+	if (nt > 1 && !(m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY))
+		nt = gk_gemm_adapt_begin(sizeof(GK_T), (double)m * (double)n * (double)k, nt, &pr);
+	const gk_status st = GK_FN(run)(p, nt, kc);
+	gk_gemm_adapt_end(&pr);
+	return st;
+}
