@@ -1,6 +1,7 @@
 /*
- * env.c - the on/off switches of the environment (GK_GFNI, GK_HUGEPAGES):
- * on unless the variable is "0", read once per switch.
+ * env.c - the on/off switches of the environment, read once per switch:
+ * on unless the variable is "0" (GK_GFNI), or "0", "1" or the machine's
+ * default (GK_HUGEPAGES, GK_GF256_STREAM).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,17 @@ int gk_env_on(const char *name, int *cache)
 	if (v < 0) {
 		const char *s = getenv(name);
 		v = !(s != NULL && strcmp(s, "0") == 0);
+		__atomic_store_n(cache, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+int gk_env_switch(const char *name, int *cache, int dflt)
+{
+	int v = __atomic_load_n(cache, __ATOMIC_RELAXED);
+	if (v < 0) {
+		const char *s = getenv(name);
+		v = s != NULL && (strcmp(s, "0") == 0 || strcmp(s, "1") == 0) ? s[0] == '1' : dflt;
 		__atomic_store_n(cache, v, __ATOMIC_RELAXED);
 	}
 	return v;

@@ -14,7 +14,14 @@
  * the packed B panel and a column of C tiles (one page per row of C) at
  * once: with 4 KiB pages that is more pages than the second-level TLB of
  * many cores holds (2048 entries), and every page walk stalls the kernel.
- * GK_HUGEPAGES=0 turns the request off.
+ * That is asked on Intel CPUs only (within the spread, or up to 1.2x, on a
+ * Sapphire Rapids guest: bench/results/2026-11-24-spr-cpu/logs/
+ * hugepages_ab.log). On a Zen 5 guest the same panels on huge pages ran
+ * large products 1.2-2x slower: DGEMM 3072^3 at 38-80 GFLOPS in 4 processes
+ * of 5 against 86-98 with 4 KiB pages in all 5, SGEMM 4096^3 144-155
+ * against 179-198 (bench/results/2026-11-27-zen5-cpu/logs/hugepages_ab.log;
+ * the buffer 2 MiB aligned either way).
+ * GK_HUGEPAGES=1 asks on any CPU, GK_HUGEPAGES=0 on none.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,7 +35,7 @@
 static int ws_huge_allowed(void)
 {
 	static int cached = -1;
-	return gk_env_on("GK_HUGEPAGES", &cached);
+	return gk_env_switch("GK_HUGEPAGES", &cached, gk_cpu_intel());
 }
 
 /* bytes of workspace, 64-byte aligned; large ones on huge pages where the

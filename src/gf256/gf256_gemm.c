@@ -59,14 +59,7 @@ static int gfni_allowed(void)
 static int stream_wanted(void)
 {
 	static int cached = -1;
-	int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-	if (v < 0) {
-		const char *s = getenv("GK_GF256_STREAM");
-		v = s != NULL && (strcmp(s, "0") == 0 || strcmp(s, "1") == 0) ? s[0] == '1'
-		                                                               : gk_cpu_intel();
-		__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-	}
-	return v;
+	return gk_env_switch("GK_GF256_STREAM", &cached, gk_cpu_intel());
 }
 
 const gk_gf256_dot_fn *gk_gf256_select(const gk_kernels *kern, int *affine)
