@@ -38,6 +38,7 @@
 #define KC_MAX 1024
 #define KC_TALL_MR 8 /* tiles of at least this many rows may take the deep kc (deep_kc) */
 #define KC_DEEP_C_L2 4 /* ... when C is larger than this many L2s */
+#define KC_DEEP_C_L2_UP 3 /* ... or this many, where the deep kc is the deeper */
 
 static struct {
 	size_t l1, l2, l3;
@@ -119,13 +120,19 @@ static int64_t kc_from_l1(int64_t es, int64_t mr, int64_t nr, int deep)
  *   1024^3 on two (C 8 MiB: kept at 768).
  * On a 32 KiB L1 both tiles take the A-sliver rule anyway; there the deep
  * kc only cuts k into equal blocks.
+ * Where the deep kc is the deeper (SGEMM above), C larger than
+ * KC_DEEP_C_L2_UP L2s is enough: on a Zen 5 guest (48 KiB L1, 1 MiB L2)
+ * SGEMM 1000^3-1024^3 (C of 3.8-4 MiB) ran from 1% slower to 6% faster
+ * with it on one thread and 8-12% faster on two than with 264
+ * (bench/results/2026-11-27-zen5-cpu/logs/kc_deep_zen5.log).
  */
 static int deep_kc(int64_t es, int64_t mr, int64_t nr, int64_t m, int64_t n, int64_t k)
 {
 	if (mr < KC_TALL_MR || cache.kc > 0)
 		return 0;
-	return k > kc_from_l1(es, mr, nr, 0) &&
-	       (double)m * (double)n * (double)es > KC_DEEP_C_L2 * (double)cache.l2;
+	const int64_t kc = kc_from_l1(es, mr, nr, 0);
+	const double c_l2 = kc < kc_from_l1(es, mr, nr, 1) ? KC_DEEP_C_L2_UP : KC_DEEP_C_L2;
+	return k > kc && (double)m * (double)n * (double)es > c_l2 * (double)cache.l2;
 }
 
 /* The deep kc for depth k: k cut into blocks of equal depth (a multiple of
