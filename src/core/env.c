@@ -18,12 +18,12 @@ int gk_env_on(const char *name, int *cache)
 	return v;
 }
 
-int gk_env_switch(const char *name, int *cache, int dflt)
+int gk_env_switch(const char *name, int *cache, int (*dflt)(void))
 {
 	int v = __atomic_load_n(cache, __ATOMIC_RELAXED);
 	if (v < 0) {
 		const char *s = getenv(name);
-		v = s != NULL && (strcmp(s, "0") == 0 || strcmp(s, "1") == 0) ? s[0] == '1' : dflt;
+		v = s != NULL && (strcmp(s, "0") == 0 || strcmp(s, "1") == 0) ? s[0] == '1' : dflt();
 		__atomic_store_n(cache, v, __ATOMIC_RELAXED);
 	}
 	return v;

@@ -19,9 +19,9 @@
  * default. *cache starts at -1 and keeps the answer (env.c). */
 GK_HIDDEN int gk_env_on(const char *name, int *cache);
 
-/* 1 if `name` is "1", 0 if it is "0", else dflt (the machine's default: read
- * once, *cache starts at -1 and keeps the answer; env.c). */
-GK_HIDDEN int gk_env_switch(const char *name, int *cache, int dflt);
+/* 1 if `name` is "1", 0 if it is "0", else dflt() (the machine's default);
+ * read once: *cache starts at -1 and keeps the answer (env.c). */
+GK_HIDDEN int gk_env_switch(const char *name, int *cache, int (*dflt)(void));
 
 /* Record a formatted description of an error for gk_last_error(), return it. */
 GK_HIDDEN gk_status gk_set_error(gk_status st, const char *fmt, ...)

@@ -131,8 +131,10 @@ static int deep_kc(int64_t es, int64_t mr, int64_t nr, int64_t m, int64_t n, int
 	if (mr < KC_TALL_MR || cache.kc > 0)
 		return 0;
 	const int64_t kc = kc_from_l1(es, mr, nr, 0);
+	if (k <= kc)
+		return 0;
 	const double c_l2 = kc < kc_from_l1(es, mr, nr, 1) ? KC_DEEP_C_L2_UP : KC_DEEP_C_L2;
-	return k > kc && (double)m * (double)n * (double)es > c_l2 * (double)cache.l2;
+	return (double)m * (double)n * (double)es > c_l2 * (double)cache.l2;
 }
 
 /* The deep kc for depth k: k cut into blocks of equal depth (a multiple of

@@ -35,7 +35,7 @@
 static int ws_huge_allowed(void)
 {
 	static int cached = -1;
-	return gk_env_switch("GK_HUGEPAGES", &cached, gk_cpu_intel());
+	return gk_env_switch("GK_HUGEPAGES", &cached, gk_cpu_intel);
 }
 
 /* bytes of workspace, 64-byte aligned; large ones on huge pages where the

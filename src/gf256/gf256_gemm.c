@@ -59,7 +59,7 @@ static int gfni_allowed(void)
 static int stream_wanted(void)
 {
 	static int cached = -1;
-	return gk_env_switch("GK_GF256_STREAM", &cached, gk_cpu_intel());
+	return gk_env_switch("GK_GF256_STREAM", &cached, gk_cpu_intel);
 }
 
 const gk_gf256_dot_fn *gk_gf256_select(const gk_kernels *kern, int *affine)

@@ -1,0 +1,129 @@
+/*
+ * blocked_choice_tmpl.h - the entry point of the blocked driver
+ * (blocked_tmpl.h, included at its end for each precision): the way a
+ * product takes (1 to 4, from its shape), the threads it runs on, and the
+ * direct calls of the smallest ones.
+ */
+
+/* ---- the choice -------------------------------------------------------- */
+
+/* Whether a small product is better packed because of B's row stride
+ * (blocked.h, GK_BLOCKED_ALIAS_*): its rows, read where they lie, a
+ * multiple of ALIAS_BYTES apart (or of ALIAS_NEAR_BYTES, for larger
+ * products), and m, n and k past the sizes for which packing does not pay.
+ * From the shape and strides alone. */
+static inline int GK_FN(b_aliases)(const GK_ARGS *p)
+{
+	if (p->cs_b != 1 || p->rs_b <= 0 || p->m <= GK_BLOCKED_ALIAS_MIN ||
+	    p->n <= GK_BLOCKED_ALIAS_MIN || p->k < GK_BLOCKED_ALIAS_DEPTH)
+		return 0;
+	const int64_t bytes = p->rs_b * (int64_t)sizeof(GK_T);
+	if (bytes % GK_BLOCKED_ALIAS_BYTES == 0)
+		return 1;
+	return bytes % GK_BLOCKED_ALIAS_NEAR_BYTES == 0 && p->m > GK_BLOCKED_ALIAS_NEAR_MIN &&
+	       p->n > GK_BLOCKED_ALIAS_NEAR_MIN && p->k > GK_BLOCKED_ALIAS_NEAR_MIN;
+}
+
+/* Whether p goes way 3 (matrix-vector shapes past the small ones). */
+static inline int GK_FN(way3)(const GK_ARGS *p)
+{
+	const int64_t m = p->m, n = p->n, k = p->k;
+	const double work = (double)m * (double)n * (double)k;
+	if ((m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY) ||
+	    (work <= GK_BLOCKED_SMALL_WORK && m <= GK_BLOCKED_SMALL_DIM && n <= GK_BLOCKED_SMALL_DIM &&
+	     k <= GK_BLOCKED_SMALL_DIM && !GK_FN(b_aliases)(p)))
+		return 0;
+	return (m <= GK_BLOCKED_AXPY_ROWS && p->cs_b == 1) || (n <= GK_BLOCKED_DOT_COLS && p->cs_a == 1);
+}
+
+/* Ways 1 to 4 for p on nt threads; GK_ERR_NO_MEMORY when the way's
+ * workspace cannot be had (before anything is written). */
+static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
+{
+	const int64_t m = p->m, n = p->n, k = p->k;
+	const double work = (double)m * (double)n * (double)k;
+	const int det = (p->flags & GK_FLAG_DETERMINISTIC) != 0;
+	const int skinny = m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY;
+	if (skinny) {
+		/* Way 2: the depth in groups. With the flag the groups depend on k
+		 * alone (at most GK_BLOCKED_GROUPS of at least GK_BLOCKED_GROUP_MIN
+		 * kc blocks), whatever the thread count, one thread included;
+		 * without it, one group per thread. */
+		const int64_t gmin = GK_BLOCKED_GROUP_MIN * kc;
+		int64_t gsize = 0;
+		if (det && k >= 2 * gmin) {
+			const int64_t g = (k + GK_BLOCKED_GROUPS - 1) / GK_BLOCKED_GROUPS;
+			gsize = g < gmin ? gmin : (g + kc - 1) / kc * kc;
+		} else if (!det && nt > 1 && k >= 2 * gmin) {
+			const int64_t t = k / gmin < nt ? k / gmin : nt;
+			gsize = ((k + t - 1) / t + kc - 1) / kc * kc;
+		}
+		if (gsize > 0 && gsize < k)
+			return GK_FN(ksplit)(p, nt, kc, (k + gsize - 1) / gsize, gsize);
+	}
+	/* Way 1: small or skinny. */
+	if (skinny || (work <= GK_BLOCKED_SMALL_WORK && m <= GK_BLOCKED_SMALL_DIM &&
+	               n <= GK_BLOCKED_SMALL_DIM && k <= GK_BLOCKED_SMALL_DIM &&
+	               !GK_FN(b_aliases)(p)))
+		return GK_FN(unpacked)(p, nt, kc);
+	/* Way 3: shapes that are really matrix-vector products stream their
+	 * operands once, unpacked: a row or two of C against rows of B (axpy
+	 * along them), or a few columns of C (dot products with rows of A);
+	 * a tile of the unpacked kernel would hold one or two FMA chains. */
+	if (m <= GK_BLOCKED_AXPY_ROWS && p->cs_b == 1)
+		return GK_FN(axpy_path)(p, nt);
+	if (n <= GK_BLOCKED_DOT_COLS && p->cs_a == 1)
+		return GK_FN(dot_path)(p, nt);
+	/* Way 1 again for thin products, whatever their other sides: few
+	 * columns (A read once, B's columns in cache across its rows) or few
+	 * rows. Packing would copy a whole operand to use it a few times. (Few
+	 * rows of a wide B by columns would need all of a kc block of B
+	 * repacked at once: packed, by pieces, then.) */
+	if (n <= GK_BLOCKED_THIN_COLS || (m <= GK_BLOCKED_SKINNY && p->cs_b == 1))
+		return GK_FN(unpacked)(p, nt, kc);
+	return GK_FN(packed)(p, nt);
+}
+
+/* The product on nt threads, depth blocks of kc. */
+static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc)
+{
+	const int64_t m = p->m, n = p->n, k = p->k;
+	/* All of C one column of tiles of the unpacked kernel, k one block, one
+	 * thread: the calls straight away. At 16 x 16 x 16 the loops of way 1
+	 * around them cost a sixth. */
+	/* Not for a product that goes way 3 on more threads: its sums run in
+	 * another order there, and the bits must not depend on the count. */
+	if (nt == 1 && k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR && !GK_FN(way3)(p)) {
+		GK_FN(rowplan) rp;
+		GK_FN(rowplan_init)(&rp, m, GK_FN(urows)(p->kern, n));
+		const GK_T *a = p->a;
+		GK_T *c = p->c;
+		for (int64_t ib = 0; ib < rp.nblk; ib++) {
+			const int64_t mv = rp.base + (ib < rp.extra);
+			p->kern->GK_UKR_U(mv, n, k, p->alpha, a, p->rs_a, p->cs_a, p->b, p->rs_b, p->beta,
+			                  c, p->rs_c);
+			a += mv * p->rs_a;
+			c += mv * p->rs_c;
+		}
+		return GK_OK;
+	}
+	const gk_status st = GK_FN(ways)(p, nt, kc);
+	return st == GK_OK ? st : GK_FN(no_workspace)(p, kc);
+}
+
+gk_status GK_FN_BLOCKED(const GK_ARGS *p)
+{
+	const int64_t m = p->m, n = p->n, k = p->k;
+	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
+	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr, m, n, k);
+	/* Never more threads than the work keeps busy; near that bound, one
+	 * thread where that measured faster (blocked_threads.c). Not for way 2
+	 * (skinny), whose groups follow the count. */
+	int nt = gk_gemm_threads(p->threads, (double)m, (double)n, (double)k);
+	gk_gemm_adapt pr = {NULL, 0, 0.0, 0};
+	if (nt > 1 && !(m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY))
+		nt = gk_gemm_adapt_begin(sizeof(GK_T), (double)m * (double)n * (double)k, nt, &pr);
+	const gk_status st = GK_FN(run)(p, nt, kc);
+	gk_gemm_adapt_end(&pr);
+	return st;
+}
