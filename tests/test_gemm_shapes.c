@@ -463,7 +463,7 @@ static void test_bits(unsigned dt, tu_rng *r)
 
 /* Small products on 2 and 3 threads called again and again: the driver
  * times its first calls on one thread and on the threads allowed, then
- * keeps the faster (src/gemm/blocked_threads.c), so the calls of one
+ * keeps the faster (src/core/adapt.c), so the calls of one
  * context run on different counts. Every call must give the bits of the
  * first, and that one a correct product. */
 static void test_adapt_bits(unsigned dt, tu_rng *r)

@@ -478,6 +478,11 @@ static void test_gemm(tu_rng *rng)
 		         gk_gf256_threads_for(4, 10, 65536, 4));
 		check_gemm_rows(ctx, 4, 65536 + 13, 10, rng);
 		check_gemm_rows(ctx, 2, 3 * GK_GF256_SPLIT_BYTES / 2 + 1, 4, rng);
+		/* A run of calls near the bound: the thread count is learned by
+		 * timing (src/core/adapt.c), so some run on the threads and some on
+		 * one, the threads each taking their own columns first. */
+		for (int r = 0; r < 40; r++)
+			check_gemm_rows(ctx, 2, 65536 + 64 * r, 4, rng);
 	}
 	gk_context_destroy(ctx);
 	printf("gemm: %s\n", tu_failed == before ? "ok" : "FAILED");

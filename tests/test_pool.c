@@ -3,13 +3,16 @@
  * own: every task runs exactly once, a task starts only when its ready test
  * says so, jobs from several threads at once (one gets the pool, the others
  * run on their own thread), a job while another thread hogs a core, nested
- * jobs, and a job in a child after fork(). No timing is asserted.
+ * jobs, the threads' affinity after workers stepped off the caller's CPU,
+ * the count of threads that joined, and a job in a child after fork(). No
+ * timing is asserted.
  *
  * Built also on its own with -fsanitize=thread (see docs/ARCHITECTURE.md,
  * "Threads"): pool.c, this file and test_util.c, nothing else.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <dirent.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +180,79 @@ static void test_nested(void)
 	TU_CHECK(atomic_load(&nested_bad) == 0, "nested jobs: %d wrong", atomic_load(&nested_bad));
 }
 
+/* The CPUs the thread tid of this process may run on, as the kernel lists
+ * them (Cpus_allowed_list), or "" when it cannot be read. */
+static void allowed_list(const char *tid, char *out, size_t len)
+{
+	char path[320], line[512];
+	snprintf(path, sizeof path, "/proc/self/task/%s/status", tid);
+	out[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "Cpus_allowed_list:", 18) == 0) {
+			snprintf(out, len, "%s", line + 18);
+			break;
+		}
+	fclose(f);
+}
+
+/* A worker that joins a job on its caller's CPU steps off it by changing its
+ * affinity for a moment: afterwards every thread of the process may run
+ * where it could before. The count of threads that joined a job is between
+ * 1 and the job's threads, and gk_pool_take_joined gives the most since it
+ * was last asked. */
+static void test_affinity_and_joined(uint64_t seed)
+{
+#ifdef __linux__
+	char before[512], now[512];
+	char tid[32];
+	snprintf(tid, sizeof tid, "%ld", (long)gettid());
+	allowed_list(tid, before, sizeof before);
+	int bad = 0;
+	(void)gk_pool_take_joined(); /* the jobs of the tests before */
+	for (int r = 0; r < 60; r++) {
+		if (r % 10 == 0)
+			usleep(2000); /* the workers fall asleep and are woken again */
+		chain *c = calloc(1, sizeof *c);
+		c->per = 6;
+		c->phases = 1;
+		c->threads = 2 + r % 3;
+		c->seed = seed + (uint64_t)r;
+		gk_job job = {.run = chain_run, .arg = c, .tasks = 6, .threads = c->threads, .work = 1e9};
+		const int j = gk_pool_run(&job);
+		for (int t = 0; t < 6; t++)
+			bad += atomic_load(&c->runs[t]) != 1;
+		TU_CHECK(j >= 1 && j <= c->threads, "job %d on %d threads: %d joined", r, c->threads, j);
+		const int most = gk_pool_take_joined();
+		TU_CHECK(most == j && gk_pool_take_joined() == 0, "take_joined %d after a job that %d joined",
+		         most, j);
+		free(c);
+	}
+	TU_CHECK(bad == 0, "%d tasks wrong", bad);
+	gk_job one = {.run = chain_run, .arg = NULL, .tasks = 0, .threads = 2, .work = 1};
+	TU_CHECK(gk_pool_run(&one) == 0 && gk_pool_take_joined() == 0, "an empty job: no thread joined");
+	DIR *d = opendir("/proc/self/task");
+	if (d == NULL || before[0] == '\0')
+		return;
+	struct dirent *e;
+	int threads = 0;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		allowed_list(e->d_name, now, sizeof now);
+		threads++;
+		TU_CHECK(now[0] == '\0' || strcmp(now, before) == 0,
+		         "thread %s may run on %s after the jobs, the process on %s", e->d_name, now, before);
+	}
+	closedir(d);
+	TU_CHECK(threads >= 2, "%d threads in /proc/self/task", threads);
+#else
+	(void)seed;
+#endif
+}
+
 /* After fork() the child has none of the parent's workers: its jobs must
  * still finish (new workers, or the caller alone). */
 static void test_fork(uint64_t seed)
@@ -206,6 +282,7 @@ int main(void)
 	test_concurrent_callers(seed);
 	test_beside_hog(seed);
 	test_nested();
+	test_affinity_and_joined(seed);
 	test_fork(seed);
 	return tu_finish("test_pool");
 }

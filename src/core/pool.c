@@ -40,6 +40,7 @@ typedef struct {
 	_Atomic uint32_t state;  /* futex word: AWAKE or SLEEPING */
 	uint32_t start_seq;      /* the job number when it was started */
 	int slot;
+	int64_t moved_ns;        /* when it last left the caller's CPU */
 } __attribute__((aligned(64))) gk_worker;
 
 static struct {
@@ -50,14 +51,19 @@ static struct {
 	_Atomic(const gk_job *) job;
 	_Alignas(64) _Atomic uint64_t claim;
 	_Alignas(64) _Atomic uint32_t done;
+	_Atomic uint32_t joined;  /* threads that ran a task of the current job */
 	_Atomic uint32_t waiters; /* threads asleep on done */
 	_Alignas(64) atomic_flag busy;
 	_Atomic int nworkers;
+	_Atomic int caller_cpu; /* the CPU the current job's caller ran on, or -1 */
 	int spin_ns;
 	int64_t last_end_ns; /* when the last job ended (written by the holder of busy) */
-} pool = {.busy = ATOMIC_FLAG_INIT};
+} pool = {.busy = ATOMIC_FLAG_INIT, .caller_cpu = -1};
 
 static gk_worker workers[GK_POOL_MAX_THREADS - 1];
+/* The most threads a job of this calling thread ran on since it last asked
+ * (gk_pool_take_joined). */
+static _Thread_local int joined_most;
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 
 /* ---- waiting ------------------------------------------------------------ */
@@ -74,13 +80,25 @@ static void futex_wait(_Atomic uint32_t *w, uint32_t val)
 #endif
 }
 
-static void futex_wake(_Atomic uint32_t *w, int n)
+/* Returns the number of threads woken. */
+static long futex_wake(_Atomic uint32_t *w, int n)
 {
 #ifdef __linux__
-	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+	return syscall(SYS_futex, (uint32_t *)w, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 #else
 	(void)w;
 	(void)n;
+	return 0;
+#endif
+}
+
+/* The CPU this thread runs on, or -1. */
+static int this_cpu(void)
+{
+#ifdef __linux__
+	return sched_getcpu();
+#else
+	return -1;
 #endif
 }
 
@@ -172,6 +190,7 @@ static void task_done(void)
 /* Claim and run tasks of job s on slot until none is left. */
 static void participate(uint32_t s, int slot)
 {
+	int ran = 0;
 	uint64_t v = atomic_load_explicit(&pool.claim, memory_order_acquire);
 	for (;;) {
 		if ((uint32_t)(v >> 32) != s)
@@ -185,6 +204,11 @@ static void participate(uint32_t s, int slot)
 		                                           memory_order_acquire))
 			continue;
 		const gk_job *j = atomic_load_explicit(&pool.job, memory_order_relaxed);
+		/* Counted before the task is, so before the job can end. */
+		if (!ran) {
+			ran = 1;
+			atomic_fetch_add_explicit(&pool.joined, 1, memory_order_relaxed);
+		}
 		if (j->ready != NULL) {
 			const ready_wait rw = {j, t};
 			wait_for(task_ready, &rw);
@@ -197,12 +221,19 @@ static void participate(uint32_t s, int slot)
 
 /* ---- workers ------------------------------------------------------------ */
 
+/* Wake the worker of slot if it sleeps. Where the kernel knows of no cache
+ * shared between CPUs, it may queue the woken worker on this thread's CPU
+ * even when another stands idle (leave_caller_cpu), and there it would wait
+ * for this thread's time slice to end, milliseconds. So this thread yields
+ * once after waking a sleeper: a worker queued here runs at once and steps
+ * off; one queued elsewhere costs a system call. */
 static void wake_slot(int slot)
 {
 	gk_worker *w = &workers[slot - 1];
 	uint32_t st = SLEEPING;
-	if (atomic_load(&w->state) == SLEEPING && atomic_compare_exchange_strong(&w->state, &st, AWAKE))
-		futex_wake(&w->state, 1);
+	if (atomic_load(&w->state) == SLEEPING && atomic_compare_exchange_strong(&w->state, &st, AWAKE) &&
+	    futex_wake(&w->state, 1) > 0)
+		sched_yield();
 }
 
 /* The children of slot in the wake-up tree, for a job of nt slots. */
@@ -222,13 +253,27 @@ static int seq_moved(const void *ctx)
 	return atomic_load_explicit(&pool.seq, memory_order_acquire) != ((const seq_wait *)ctx)->last;
 }
 
-/* The next job's number after last: spin, then sleep until woken. */
+/* Whether job s is still in flight (some thread still at its tasks). */
+static int job_running(uint32_t s)
+{
+	return atomic_load_explicit(&pool.seq, memory_order_acquire) == s &&
+	       atomic_load_explicit(&pool.done, memory_order_relaxed) <
+	               atomic_load_explicit(&pool.total, memory_order_relaxed);
+}
+
+/* The next job's number after last: spin, then sleep until woken. The spin
+ * lasts while job last is still in flight and pool.spin_ns after: a worker
+ * that finished its part early (the caller's part took longer by more than
+ * the spin, 1 MiB shards of a 10+4 code split in two on a virtual machine)
+ * went to sleep on every call and was woken late for the next one. */
 static uint32_t next_job(gk_worker *w, uint32_t last)
 {
 	const seq_wait sw = {last};
 	for (;;) {
 		if (spin_until(seq_moved, &sw))
 			return atomic_load_explicit(&pool.seq, memory_order_acquire);
+		if (job_running(last))
+			continue;
 		atomic_store(&w->state, SLEEPING);
 		/* Either the caller sees SLEEPING and wakes this worker, or this
 		 * load sees its job (both sides sequentially consistent). */
@@ -236,6 +281,41 @@ static uint32_t next_job(gk_worker *w, uint32_t last)
 			futex_wait(&w->state, SLEEPING);
 		atomic_store(&w->state, AWAKE);
 	}
+}
+
+/*
+ * A worker that joins a job on the CPU its caller runs on shares that CPU
+ * with it: the job gets one CPU's worth while another may stand idle. The
+ * kernel puts a woken thread on an idle CPU only where it knows the CPUs
+ * share a cache; on a machine that reports no shared cache (some virtual
+ * machines) a worker woken by the caller stays on the caller's CPU, call
+ * after call. The worker then steps off that CPU: its affinity without it
+ * for a moment (the kernel moves it at once), then the affinity it had, so
+ * that the kernel may move it as it likes afterwards. At most once every
+ * GK_POOL_MOVE_GAP_US per worker: where every other CPU is taken, the
+ * kernel may well put it back.
+ */
+#define GK_POOL_MOVE_GAP_US 1000
+static void leave_caller_cpu(gk_worker *w)
+{
+#ifdef __linux__
+	const int cpu = atomic_load_explicit(&pool.caller_cpu, memory_order_relaxed);
+	if (cpu < 0 || cpu >= CPU_SETSIZE || this_cpu() != cpu)
+		return;
+	const int64_t t = now_ns();
+	if (t - w->moved_ns < (int64_t)GK_POOL_MOVE_GAP_US * 1000)
+		return;
+	w->moved_ns = t;
+	cpu_set_t had, other;
+	if (sched_getaffinity(0, sizeof had, &had) != 0 || !CPU_ISSET(cpu, &had) || CPU_COUNT(&had) < 2)
+		return;
+	other = had;
+	CPU_CLR(cpu, &other);
+	if (sched_setaffinity(0, sizeof other, &other) == 0)
+		sched_setaffinity(0, sizeof had, &had);
+#else
+	(void)w;
+#endif
 }
 
 static void *worker_main(void *arg)
@@ -247,8 +327,10 @@ static void *worker_main(void *arg)
 		const int nt = atomic_load_explicit(&pool.threads, memory_order_relaxed);
 		if (atomic_load_explicit(&pool.wake, memory_order_relaxed))
 			wake_children(w->slot, nt);
-		if (w->slot < nt)
+		if (w->slot < nt) {
+			leave_caller_cpu(w);
 			participate(last, w->slot);
+		}
 	}
 	return NULL;
 }
@@ -313,37 +395,39 @@ static void run_inline(const gk_job *job)
 		job->run(job->arg, t, 0);
 }
 
-void gk_pool_run(const gk_job *job)
+static int pool_run(const gk_job *job)
 {
 	if (job->tasks <= 0)
-		return;
+		return 0;
 	if (job->threads <= 1 || job->tasks == 1 || job->tasks >= (int64_t)UINT32_MAX) {
 		run_inline(job);
-		return;
+		return 1;
 	}
 	pthread_once(&pool_once, pool_init);
 	/* Another thread's job in flight, or a task of ours calling back in:
 	 * this one runs here. */
 	if (atomic_flag_test_and_set_explicit(&pool.busy, memory_order_acquire)) {
 		run_inline(job);
-		return;
+		return 1;
 	}
 	const int want = job->threads > GK_POOL_MAX_THREADS ? GK_POOL_MAX_THREADS : job->threads;
 	const int have = ensure_workers(want - 1);
 	if (have == 0) {
 		atomic_flag_clear_explicit(&pool.busy, memory_order_release);
 		run_inline(job);
-		return;
+		return 1;
 	}
 	const int nt = have + 1 < want ? have + 1 : want;
 	const uint32_t s = atomic_load_explicit(&pool.seq, memory_order_relaxed) + 1;
 	atomic_store_explicit(&pool.done, 0, memory_order_relaxed);
+	atomic_store_explicit(&pool.joined, 0, memory_order_relaxed);
 	atomic_store_explicit(&pool.total, (uint64_t)job->tasks, memory_order_relaxed);
 	atomic_store_explicit(&pool.job, job, memory_order_relaxed);
 	atomic_store_explicit(&pool.threads, nt, memory_order_relaxed);
 	const int wake = job->work >= GK_POOL_WAKE_WORK ||
 	                 now_ns() - pool.last_end_ns < (int64_t)GK_POOL_RUN_US * 1000;
 	atomic_store_explicit(&pool.wake, wake, memory_order_relaxed);
+	atomic_store_explicit(&pool.caller_cpu, this_cpu(), memory_order_relaxed);
 	atomic_store_explicit(&pool.claim, (uint64_t)s << 32, memory_order_release);
 	atomic_store(&pool.seq, s);
 	if (wake)
@@ -351,8 +435,25 @@ void gk_pool_run(const gk_job *job)
 	participate(s, 0);
 	const done_wait dw = {(uint32_t)job->tasks};
 	wait_for(done_reached, &dw);
+	const int joined = (int)atomic_load_explicit(&pool.joined, memory_order_relaxed);
 	pool.last_end_ns = now_ns();
 	atomic_flag_clear_explicit(&pool.busy, memory_order_release);
+	return joined;
+}
+
+int gk_pool_run(const gk_job *job)
+{
+	const int joined = pool_run(job);
+	if (joined > joined_most)
+		joined_most = joined;
+	return joined;
+}
+
+int gk_pool_take_joined(void)
+{
+	const int j = joined_most;
+	joined_most = 0;
+	return j;
 }
 
 int gk_pool_workers(void)

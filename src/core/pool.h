@@ -64,8 +64,13 @@ typedef struct gk_job {
 	double work;    /* multiply-adds of the whole job (GK_POOL_WAKE_WORK) */
 } gk_job;
 
-/* Run every task of job once; returns when all are done. */
-GK_HIDDEN void gk_pool_run(const gk_job *job);
+/* Run every task of job once; returns when all are done, with the number of
+ * threads that ran at least one of them (the caller included). */
+GK_HIDDEN int gk_pool_run(const gk_job *job);
+
+/* The most threads that a job run by this thread ran on since the last
+ * call (0: none ran a job); the count starts again from 0. */
+GK_HIDDEN int gk_pool_take_joined(void);
 
 /* Threads the process has started for the pool (tests). */
 GK_HIDDEN int gk_pool_workers(void);

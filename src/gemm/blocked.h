@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gk_internal.h"
+#include "adapt.h"
 #include "pool.h"
 
 /* Packed slivers start on this boundary (bytes): a cache line, and the
@@ -169,19 +170,6 @@ static inline int gk_gemm_threads(int nt, double m, double n, double k)
 		nt = work < 2 * GK_BLOCKED_MIN_WORK ? 1 : (int)(work / GK_BLOCKED_MIN_WORK);
 	return nt;
 }
-
-/* The threads a small product runs on, learned by timing
- * (blocked_threads.c): nt, the count gk_gemm_threads allows, or 1. Every
- * call of gk_gemm_adapt_begin is followed by gk_gemm_adapt_end with the
- * same probe once the product is done. */
-typedef struct {
-	void *c;
-	int many;
-	double work;
-	int64_t t0;
-} gk_gemm_adapt;
-GK_HIDDEN int gk_gemm_adapt_begin(size_t esize, double work, int nt, gk_gemm_adapt *pr);
-GK_HIDDEN void gk_gemm_adapt_end(gk_gemm_adapt *pr);
 
 /* The thread grid tm x (nth / tm) over msl row slivers and nsl column
  * slivers: the most row groups whose largest share of slivers is within

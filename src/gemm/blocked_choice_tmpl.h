@@ -117,13 +117,14 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
 	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr, m, n, k);
 	/* Never more threads than the work keeps busy; near that bound, one
-	 * thread where that measured faster (blocked_threads.c). Not for way 2
+	 * thread where that measured faster (src/core/adapt.c). Not for way 2
 	 * (skinny), whose groups follow the count. */
 	int nt = gk_gemm_threads(p->threads, (double)m, (double)n, (double)k);
-	gk_gemm_adapt pr = {NULL, 0, 0.0, 0};
+	gk_adapt pr = GK_ADAPT_INIT;
 	if (nt > 1 && !(m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY))
-		nt = gk_gemm_adapt_begin(sizeof(GK_T), (double)m * (double)n * (double)k, nt, &pr);
+		nt = gk_adapt_begin(sizeof(GK_T) == sizeof(double) ? GK_ADAPT_F64 : GK_ADAPT_F32,
+		                    (double)m * (double)n * (double)k, 2 * GK_BLOCKED_MIN_WORK, nt, &pr);
 	const gk_status st = GK_FN(run)(p, nt, kc);
-	gk_gemm_adapt_end(&pr);
+	gk_adapt_end(&pr);
 	return st;
 }

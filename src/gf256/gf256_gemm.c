@@ -13,12 +13,14 @@
  * stream from memory once. Threads (gemmkit's pool, pool.h) split the
  * columns, each taking at least GK_GF256_SPLIT_BYTES of rows to stream.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <omp.h>
 #include "gf256_internal.h"
 #include "gk_context.h"
+#include "adapt.h"
 #include "pool.h"
 #include "../cuda/gf256/gf256_cuda.h"
 
@@ -190,45 +192,70 @@ int gk_gf256_threads_for(int64_t m, int64_t k, int64_t n, int threads)
 	return t < 1 ? 1 : (int)t;
 }
 
-/* One thread's part of gk_gf256_plan_run: columns [t chunk, (t + 1) chunk). */
+/* A split of the columns among threads: nchunks chunks of chunk columns (a
+ * multiple of GK_GF256_THREAD_ALIGN), one per thread. */
 typedef struct {
 	const gk_gf256_plan *p;
 	const uint8_t *const *src;
 	uint8_t *const *dst;
-	int64_t n, chunk;
+	int64_t n, chunk, nchunks;
 	int acc;
+	_Atomic unsigned char *taken; /* nchunks flags: chunk claimed */
 } gf_split;
 
+/* A task runs one chunk not yet taken: chunk `slot` first, so that from
+ * one call to the next each thread reads and writes the columns it had
+ * (still in its L2 when the shards are short), then the next ones not taken
+ * (those of a late, descheduled or missing worker). There are as many tasks
+ * as chunks, and each takes one, so a task always finds one. */
 static void gf_split_task(void *arg, int64_t t, int slot)
 {
-	(void)slot;
 	const gf_split *x = arg;
-	const int64_t start = t * x->chunk;
-	if (start < x->n)
-		gk_gf256_plan_range(x->p, x->src, x->dst, start,
-		                    x->n - start < x->chunk ? x->n - start : x->chunk, x->acc);
+	(void)t;
+	const int64_t first = slot < x->nchunks ? slot : 0;
+	for (int64_t i = 0; i < x->nchunks; i++) {
+		const int64_t c = (first + i) % x->nchunks;
+		if (atomic_exchange_explicit(&x->taken[c], 1, memory_order_relaxed) == 0) {
+			const int64_t start = c * x->chunk;
+			gk_gf256_plan_range(x->p, x->src, x->dst, start,
+			                    x->n - start < x->chunk ? x->n - start : x->chunk, x->acc);
+			return;
+		}
+	}
 }
 
 void gk_gf256_plan_run(const gk_gf256_plan *p, int64_t n, const uint8_t *const *src,
                        uint8_t *const *dst, int acc, int threads)
 {
-	const int t = gk_gf256_threads_for(p->m, p->k, n, threads);
+	int t = gk_gf256_threads_for(p->m, p->k, n, threads);
+	/* Near the bound of the rule, the threads only where a run of calls
+	 * measured them faster than the calling thread (src/core/adapt.c). */
+	gk_adapt pr = GK_ADAPT_INIT;
+	if (t > 1)
+		t = gk_adapt_begin(GK_ADAPT_GF256, (double)(p->m + p->k) * (double)n,
+		                   2.0 * GK_GF256_SPLIT_BYTES, t, &pr);
 	if (t == 1) {
 		gk_gf256_plan_range(p, src, dst, 0, n, acc);
+		gk_adapt_end(&pr);
 		return;
 	}
 	/* gemmkit's own workers (pool.h), as for GEMM: they wait for the next
 	 * job spinning a little before they sleep, so that a run of calls on
 	 * short rows (64 KiB shards) is split too. Whatever a late worker has
-	 * not claimed, the caller computes. */
+	 * not claimed, the others compute. */
 	int64_t chunk = (n + t - 1) / t;
 	chunk = (chunk + GK_GF256_THREAD_ALIGN - 1) / GK_GF256_THREAD_ALIGN * GK_GF256_THREAD_ALIGN;
-	gf_split x = {p, src, dst, n, chunk, acc};
+	const int64_t nchunks = (n + chunk - 1) / chunk;
+	_Atomic unsigned char taken[GK_POOL_MAX_THREADS];
+	for (int64_t c = 0; c < nchunks; c++)
+		atomic_init(&taken[c], 0);
+	gf_split x = {p, src, dst, n, chunk, nchunks, acc, taken};
 	/* The work in multiply-adds of about the same time as GEMM's (the pool
 	 * wakes sleeping workers only for jobs long enough to repay it): a
 	 * byte product takes about what a float multiply-add does. */
-	gk_pool_run(&(gk_job){.run = gf_split_task, .arg = &x, .tasks = (n + chunk - 1) / chunk,
-	                      .threads = t, .work = (double)p->m * (double)p->k * (double)n});
+	gk_pool_run(&(gk_job){.run = gf_split_task, .arg = &x, .tasks = nchunks, .threads = t,
+	                      .work = (double)p->m * (double)p->k * (double)n});
+	gk_adapt_end(&pr);
 }
 
 /* The CPU's part of the GPU pipeline (gf256_cuda.h): copy `rows` rows of

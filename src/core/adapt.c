@@ -1,7 +1,8 @@
 /*
- * blocked_threads.c - whether a small product runs faster on the threads
- * that gk_gemm_threads allows it or on the calling thread alone, learned
- * by timing calls (blocked.h, gk_gemm_adapt_begin).
+ * adapt.c - whether a small product runs faster on the threads its rule
+ * allows it or on the calling thread alone, learned by timing calls
+ * (adapt.h): GEMM's blocked driver (blocked_choice_tmpl.h) and the GF(2^8)
+ * product (gf256_gemm.c).
  *
  * gk_gemm_threads allows one thread per GK_BLOCKED_MIN_WORK multiply-adds.
  * Near that bound the answer is the machine's, and on a shared host the
@@ -13,29 +14,41 @@
  * one thread's speed in another (bench/results/2026-11-27-zen5-cpu/logs/
  * threads_small.log).
  *
- * So below ADAPT_WORK multiply-adds each calling thread keeps, per element
- * size and class of work (a half power of two), the least time per
- * multiply-add of ADAPT_TRIES calls in a row on the threads allowed and of
+ * The GF(2^8) product is split for every GK_GF256_SPLIT_BYTES of rows it
+ * streams; at 64 KiB shards a call takes 3 to 10 us on one core with GFNI,
+ * and on the same Zen 5 guest two threads ran a 4+2 decode at 0.6 of one
+ * thread's speed, a 28+4 encode at 1.4 times it.
+ *
+ * So from the least work that the rule gives two threads (low) to
+ * ADAPT_SPAN times it, each calling thread keeps, per kind of product
+ * (float, double, GF(2^8)) and class of work (a half power of two from
+ * low), the least time per unit of work of ADAPT_TRIES calls in a row on
+ * the threads allowed and of
  * as many on one thread, the first after ADAPT_WARM_NS of untimed calls on
- * the threads. Timed calls that alternated between the two, or that came
- * right after the workers slept, ran two threads at 64^3 at 0.7x the speed
- * they keep in a run of calls (C is in the other core's cache after a call
- * on one thread; a sleeping worker takes a while to wake). It then runs the
+ * the threads; a timed call on the threads that no worker joined is not
+ * counted (ADAPT_MISSES). Timed calls that alternated between the two, or
+ * that came right after the workers slept, ran two threads at 64^3 at 0.7x
+ * the speed they keep in a run of calls (C is in the other core's cache
+ * after a call on one thread; a sleeping worker takes a while to wake, on a
+ * virtual machine up to a scheduler tick, 4 ms). It then runs the
  * faster (the threads only when ADAPT_GAIN faster) for ADAPT_KEEP calls,
  * and times again. A call on fewer threads gives the same bits
  * (blocked_tmpl.h: the result does not depend on the count, way 2 aside,
- * which the caller keeps out of this). GK_GEMM_ADAPT=0 turns it off: the
- * rule alone.
+ * which the caller keeps out of this; a GF(2^8) product is exact).
+ * GK_GEMM_ADAPT=0 turns it off: the rule alone.
  */
 #include <time.h>
-#include "blocked.h"
+#include "adapt.h"
+#include "gk_internal.h"
+#include "pool.h"
 
-#define ADAPT_WORK (16.0 * GK_BLOCKED_MIN_WORK)
+#define ADAPT_SPAN 8.0
 #define ADAPT_TRIES 8
 #define ADAPT_KEEP 4096
 #define ADAPT_GAIN 0.97
 #define ADAPT_CLASSES 8
 #define ADAPT_WARM_NS 200000
+#define ADAPT_MISSES 64
 
 typedef struct {
 	int nt;         /* the count allowed, for which the choice was learned */
@@ -43,9 +56,10 @@ typedef struct {
 	int choice;     /* threads to use; 0 while learning */
 	double best[2]; /* least ns per multiply-add: [0] one thread, [1] nt */
 	int64_t warm_from; /* when the untimed calls began, 0 before */
+	int missed;        /* timed calls on the threads that no worker joined */
 } adapt_class;
 
-static _Thread_local adapt_class classes[2][ADAPT_CLASSES];
+static _Thread_local adapt_class classes[GK_ADAPT_KINDS][ADAPT_CLASSES];
 
 static int adapt_on(void)
 {
@@ -67,19 +81,21 @@ static void learn_again(adapt_class *c, int nt)
 	c->choice = 0;
 	c->best[0] = c->best[1] = 0.0;
 	c->warm_from = 0;
+	c->missed = 0;
 }
 
-int gk_gemm_adapt_begin(size_t esize, double work, int nt, gk_gemm_adapt *pr)
+int gk_adapt_begin(gk_adapt_kind kind, double work, double low, int nt, gk_adapt *pr)
 {
 	pr->c = NULL;
-	if (nt < 2 || work >= ADAPT_WORK || work < 2 * GK_BLOCKED_MIN_WORK || !adapt_on())
+	if (nt < 2 || work >= ADAPT_SPAN * low || work < low || kind < 0 || kind >= GK_ADAPT_KINDS ||
+	    !adapt_on())
 		return nt;
-	/* Classes of half a power of two from twice the bound. */
+	/* Classes of half a power of two from low. */
 	int idx = 0;
-	for (double w = 2 * GK_BLOCKED_MIN_WORK * 1.4142135623730951; w <= work && idx < ADAPT_CLASSES - 1;
+	for (double w = low * 1.4142135623730951; w <= work && idx < ADAPT_CLASSES - 1;
 	     w *= 1.4142135623730951)
 		idx++;
-	adapt_class *c = &classes[esize == sizeof(double)][idx];
+	adapt_class *c = &classes[kind][idx];
 	if (c->nt != nt)
 		learn_again(c, nt);
 	if (c->choice > 0) {
@@ -99,17 +115,25 @@ int gk_gemm_adapt_begin(size_t esize, double work, int nt, gk_gemm_adapt *pr)
 	}
 	pr->c = c;
 	pr->many = c->calls < 2 * ADAPT_TRIES;
+	(void)gk_pool_take_joined();
 	pr->work = work;
 	pr->t0 = now_ns();
 	return pr->many ? nt : 1;
 }
 
-void gk_gemm_adapt_end(gk_gemm_adapt *pr)
+void gk_adapt_end(gk_adapt *pr)
 {
 	adapt_class *c = pr->c;
 	if (c == NULL)
 		return;
 	const double v = (double)(now_ns() - pr->t0) / pr->work;
+	/* A call on the threads that the caller ran alone (the workers asleep,
+	 * or not yet on a CPU of their own) timed one thread: it is not
+	 * counted, unless that goes on for ADAPT_MISSES calls. */
+	if (pr->many && gk_pool_take_joined() < 2 && c->missed < ADAPT_MISSES) {
+		c->missed++;
+		return;
+	}
 	if (c->best[pr->many] == 0.0 || v < c->best[pr->many])
 		c->best[pr->many] = v;
 	if (++c->calls >= 3 * ADAPT_TRIES) {
