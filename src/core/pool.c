@@ -293,14 +293,22 @@ static uint32_t next_job(gk_worker *w, uint32_t last)
  * for a moment (the kernel moves it at once), then the affinity it had, so
  * that the kernel may move it as it likes afterwards. At most once every
  * GK_POOL_MOVE_GAP_US per worker: where every other CPU is taken, the
- * kernel may well put it back.
+ * kernel may well put it back. For the microseconds between the two calls
+ * the worker's affinity lacks that CPU: a program that sets the affinity of
+ * every thread of the process in that moment would see this worker's put
+ * back as it was.
  */
 #define GK_POOL_MOVE_GAP_US 1000
-static void leave_caller_cpu(gk_worker *w)
+static void leave_caller_cpu(gk_worker *w, uint32_t s)
 {
 #ifdef __linux__
 	const int cpu = atomic_load_explicit(&pool.caller_cpu, memory_order_relaxed);
 	if (cpu < 0 || cpu >= CPU_SETSIZE || this_cpu() != cpu)
+		return;
+	/* Only while job s has tasks left to claim: else there is nothing to
+	 * step off for. */
+	const uint64_t v = atomic_load_explicit(&pool.claim, memory_order_acquire);
+	if ((uint32_t)(v >> 32) != s || (uint32_t)v >= atomic_load_explicit(&pool.total, memory_order_relaxed))
 		return;
 	const int64_t t = now_ns();
 	if (t - w->moved_ns < (int64_t)GK_POOL_MOVE_GAP_US * 1000)
@@ -315,6 +323,7 @@ static void leave_caller_cpu(gk_worker *w)
 		sched_setaffinity(0, sizeof had, &had);
 #else
 	(void)w;
+	(void)s;
 #endif
 }
 
@@ -328,7 +337,7 @@ static void *worker_main(void *arg)
 		if (atomic_load_explicit(&pool.wake, memory_order_relaxed))
 			wake_children(w->slot, nt);
 		if (w->slot < nt) {
-			leave_caller_cpu(w);
+			leave_caller_cpu(w, last);
 			participate(last, w->slot);
 		}
 	}
@@ -454,6 +463,11 @@ int gk_pool_take_joined(void)
 	const int j = joined_most;
 	joined_most = 0;
 	return j;
+}
+
+void gk_pool_wait(int (*cond)(const void *), const void *ctx)
+{
+	wait_for(cond, ctx);
 }
 
 int gk_pool_workers(void)

@@ -68,6 +68,10 @@ typedef struct gk_job {
  * threads that ran at least one of them (the caller included). */
 GK_HIDDEN int gk_pool_run(const gk_job *job);
 
+/* Inside a task: until cond(ctx), which a task before it makes true (it
+ * spins, yields, then sleeps until a task finishes). */
+GK_HIDDEN void gk_pool_wait(int (*cond)(const void *), const void *ctx);
+
 /* The most threads that a job run by this thread ran on since the last
  * call (0: none ran a job); the count starts again from 0. */
 GK_HIDDEN int gk_pool_take_joined(void);

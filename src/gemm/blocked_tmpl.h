@@ -45,7 +45,10 @@
  * one at a time, in order; a task that needs others (a panel packed, the
  * previous kc block of its tile) waits for them, briefly spinning, then
  * sleeping. Whatever a late or descheduled thread has not claimed, the
- * others do, and the caller alone finishes a job no worker joins.
+ * others do, and the caller alone finishes a job no worker joins. A task
+ * that uses a shared panel picks its block of C itself, its slot's own
+ * row blocks first (GK_FN(pick)), so that each A block is packed by one
+ * thread.
  *
  * The way, kc and the cutting into tasks depend on the shape and the thread
  * count nt asked for, never on which threads turn up. In ways 1 and 4 every
@@ -78,12 +81,15 @@ typedef struct {
 	 * mb x jsn tasks using it (row blocks of mc x runs of the panel's
 	 * slivers), in that order. Round r's panel is packed once round r - 2
 	 * has finished reading it; a use waits for the panel, and for the
-	 * same task of round r - 1 (the kc blocks of k go into C in order). */
+	 * same item of round r - 1 (the kc blocks of k go into C in order).
+	 * A using task takes one of the round's items (GK_FN(pick)). */
 	int64_t npc, ptasks, mb, jsn, rtasks, npanels;
 	_Atomic int32_t *packed;  /* per round: packing tasks done */
 	_Atomic int32_t *used;    /* per round: using tasks done */
-	_Atomic int32_t *tile;    /* per using task of a round: rounds it has had */
+	_Atomic int32_t *tile;    /* per using item of a round: rounds it has had */
+	_Atomic int32_t *pick;    /* per round and using item: taken by a task */
 	GK_FN(aheld) *held; /* per slot */
+	int nt;             /* the threads asked for */
 	/* Own columns: ctasks runs of column slivers. */
 	int64_t ctasks;
 } GK_FN(plan);
@@ -290,9 +296,65 @@ static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t 
 		GK_FN(next_pack)(nx, nx->rows);
 }
 
+/* Item u (row block u / jsn, run u % jsn) of round r taken now, if no task
+ * has taken it. */
+static inline int GK_FN(take)(const GK_FN(plan) *pl, int64_t r, int64_t u)
+{
+	_Atomic int32_t *f = &pl->pick[r * pl->mb * pl->jsn + u];
+	return atomic_load_explicit(f, memory_order_relaxed) == 0 &&
+	       atomic_exchange_explicit(f, 1, memory_order_relaxed) == 0;
+}
+
+/* The item of round r that a using task on slot takes. Each slot has row
+ * blocks of its own, the same in every round (a share of the mb, or the
+ * block it shares with other slots when there are fewer blocks than
+ * threads): it takes first the rest of the block it holds packed, then its
+ * own blocks in order, then the others' from the last down (those of a
+ * slot that is late or was descheduled). So an A block is packed once per
+ * round, by its slot, unless another slot takes some of its work, and a
+ * slot takes in round r the items it finished in round r - 1. There are as
+ * many using tasks as items, so one is always left. */
+static int64_t GK_FN(pick)(const GK_FN(plan) *pl, int64_t r, int slot)
+{
+	const int64_t mb = pl->mb, jsn = pl->jsn, nuse = mb * jsn;
+	const GK_FN(aheld) *h = &pl->held[slot];
+	if (h->round == r)
+		for (int64_t u = h->ic / pl->bs.mc * jsn, e = u + jsn; u < e; u++)
+			if (GK_FN(take)(pl, r, u))
+				return u;
+	int64_t b0, b1;
+	if (mb >= pl->nt) {
+		b0 = gk_gemm_split(mb, slot, pl->nt);
+		b1 = gk_gemm_split(mb, slot + 1, pl->nt);
+	} else {
+		b0 = (int64_t)slot * mb / pl->nt;
+		b1 = b0 + 1;
+	}
+	for (int64_t u = b0 * jsn; u < b1 * jsn; u++)
+		if (GK_FN(take)(pl, r, u))
+			return u;
+	for (int64_t u = nuse - 1; u >= 0; u--)
+		if (GK_FN(take)(pl, r, u))
+			return u;
+	return 0; /* not reached */
+}
+
+/* Whether item u has had round r - 1 (GK_FN(tile_had)). */
+typedef struct {
+	const GK_FN(plan) *pl;
+	int64_t u, r;
+} GK_FN(tile_wait);
+
+static int GK_FN(tile_had)(const void *arg)
+{
+	const GK_FN(tile_wait) *tw = arg;
+	return atomic_load_explicit(&tw->pl->tile[tw->u], memory_order_acquire) >= tw->r;
+}
+
 /* The shared-panel way, task t (plan->rtasks per round): pack a run of the
  * round's B panel slivers, or compute one row block of C against a run of
- * them. A slot packs an A block once for all the runs it takes of it. */
+ * them (an item, GK_FN(pick)). A slot packs an A block once for all the
+ * runs it takes of it. */
 static void GK_FN(panel_task)(void *arg, int64_t t, int slot)
 {
 	const GK_FN(plan) *pl = arg;
@@ -315,7 +377,11 @@ static void GK_FN(panel_task)(void *arg, int64_t t, int slot)
 		atomic_fetch_add_explicit(&pl->packed[r], 1, memory_order_release);
 		return;
 	}
-	const int64_t u = w - pl->ptasks, ic = u / pl->jsn * mc, jj = u % pl->jsn;
+	const int64_t u = GK_FN(pick)(pl, r, slot), ic = u / pl->jsn * mc, jj = u % pl->jsn;
+	if (r > 0 && atomic_load_explicit(&pl->tile[u], memory_order_acquire) < r) {
+		const GK_FN(tile_wait) tw = {pl, u, r};
+		gk_pool_wait(GK_FN(tile_had), &tw);
+	}
 	const int64_t js0 = gk_gemm_split(nsl, jj, pl->jsn), js1 = gk_gemm_split(nsl, jj + 1, pl->jsn);
 	if (ic < m && js1 > js0) {
 		const int64_t mv = GK_FN(min)(m - ic, mc);
@@ -340,11 +406,10 @@ static int GK_FN(panel_ready)(const void *arg, int64_t t)
 	const int64_t r = t / pl->rtasks, w = t % pl->rtasks, nuse = pl->rtasks - pl->ptasks;
 	if (w < pl->ptasks)
 		return r < 2 || atomic_load_explicit(&pl->used[r - 2], memory_order_acquire) == nuse;
-	if (atomic_load_explicit(&pl->packed[r], memory_order_acquire) != pl->ptasks)
-		return 0;
-	/* Also at the first kc block of a new panel of columns, whose tile is
-	 * another: a tile's count of rounds then only grows. */
-	return r == 0 || atomic_load_explicit(&pl->tile[w - pl->ptasks], memory_order_acquire) >= r;
+	/* The item's round r - 1 is waited for once it is picked (also at the
+	 * first kc block of a new panel of columns, whose tile is another: an
+	 * item's count of rounds only grows). */
+	return atomic_load_explicit(&pl->packed[r], memory_order_acquire) == pl->ptasks;
 }
 
 /* The own-columns way, when all of A is one block: a task takes a run of
@@ -399,7 +464,7 @@ static void GK_FN(cols_task)(void *arg, int64_t t, int slot)
 static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
-	GK_FN(plan) pl = {.p = p, .mr = p->kern->GK_MR, .nr = p->kern->GK_NR};
+	GK_FN(plan) pl = {.p = p, .mr = p->kern->GK_MR, .nr = p->kern->GK_NR, .nt = nt};
 	gk_gemm_blocking_for(sizeof(GK_T), pl.mr, pl.nr, m, n, k, &pl.bs);
 	const int64_t mr = pl.mr, nr = pl.nr;
 	const int64_t mup = (m + mr - 1) / mr * mr, nup = (n + nr - 1) / nr * nr;
@@ -483,7 +548,7 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 	const size_t bbytes = (size_t)(pl.bpack_stride * nb) * sizeof(GK_T);
 	const size_t abytes = (size_t)(pl.apack_stride * nt) * sizeof(GK_T);
 	const size_t hbytes = (size_t)nt * sizeof(GK_FN(aheld));
-	const size_t mbytes = (size_t)(2 * rounds + nuse) * sizeof(_Atomic int32_t);
+	const size_t mbytes = (size_t)(2 * rounds + nuse + rounds * nuse) * sizeof(_Atomic int32_t);
 	char *ws = gk_gemm_workspace_get(bbytes + abytes + hbytes + mbytes);
 	if (ws == NULL)
 		return GK_ERR_NO_MEMORY;
@@ -503,7 +568,8 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 		pl.packed = (_Atomic int32_t *)(ws + bbytes + abytes + hbytes);
 		pl.used = pl.packed + rounds;
 		pl.tile = pl.used + rounds;
-		for (int64_t i = 0; i < 2 * rounds + nuse; i++)
+		pl.pick = pl.tile + nuse;
+		for (int64_t i = 0; i < 2 * rounds + nuse + rounds * nuse; i++)
 			atomic_init(&pl.packed[i], 0);
 		job.run = GK_FN(panel_task);
 		job.ready = GK_FN(panel_ready);
