@@ -175,6 +175,42 @@ static void test_ukr_case(const gk_kernels *t, unsigned dt, int64_t k, double al
 	free(before);
 }
 
+/* beta's special values, as BLAS has them: beta = NaN makes every element
+ * of the tile NaN (C is read and scaled), beta = -0 is zero (C is not read:
+ * NaN there does not show). */
+static void test_ukr_beta_special(const gk_kernels *t, unsigned dt, tu_rng *r)
+{
+	const int64_t mr = dt == GK_DTYPE_F32 ? t->gemm_f32_mr : t->gemm_f64_mr;
+	const int64_t nr = dt == GK_DTYPE_F32 ? t->gemm_f32_nr : t->gemm_f64_nr;
+	const size_t es = esize(dt);
+	const int64_t k = 9, rs_c = nr + 3;
+	void *a = xalloc((size_t)(mr * k) * es), *b = xalloc((size_t)(nr * k) * es);
+	void *c = xalloc((size_t)(mr * rs_c) * es);
+	fill(dt, a, (size_t)(mr * k), r);
+	fill(dt, b, (size_t)(nr * k), r);
+	for (int v = 0; v < 2; v++) {
+		const double beta = v == 0 ? NAN : -0.0;
+		fill(dt, c, (size_t)(mr * rs_c), r);
+		if (v == 1)
+			for (int64_t i = 0; i < mr; i++)
+				for (int64_t j = 0; j < nr; j++)
+					setv(dt, c, i * rs_c + j, NAN);
+		if (dt == GK_DTYPE_F32)
+			t->gemm_f32(k, 1.0f, a, b, (float)beta, c, rs_c);
+		else
+			t->gemm_f64(k, 1.0, a, b, beta, c, rs_c);
+		int bad = 0;
+		for (int64_t i = 0; i < mr; i++)
+			for (int64_t j = 0; j < nr; j++)
+				bad += isnan(getv(dt, c, i * rs_c + j)) != (v == 0);
+		TU_CHECK(bad == 0, "%s gemm_%s: beta = %g: %d elements %s NaN", t->name,
+		         dt == GK_DTYPE_F32 ? "f32" : "f64", beta, bad, v == 0 ? "not" : "");
+	}
+	free(a);
+	free(b);
+	free(c);
+}
+
 static void test_ukr(const gk_kernels *t, unsigned dt, tu_rng *r)
 {
 	const int64_t mr = dt == GK_DTYPE_F32 ? t->gemm_f32_mr : t->gemm_f64_mr;
@@ -199,6 +235,7 @@ static void test_ukr(const gk_kernels *t, unsigned dt, tu_rng *r)
 			const int64_t rs_c = (ik + ab) % 3 == 0 ? nr : nr + 1 + (int64_t)(tu_next(r) % 17);
 			test_ukr_case(t, dt, ks[ik], alphas[ab], betas[ab], rs_c, (ik + ab) % 2, r);
 		}
+	test_ukr_beta_special(t, dt, r);
 }
 
 /* ---- the driver over each table ------------------------------------------ */

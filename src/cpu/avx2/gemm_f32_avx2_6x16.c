@@ -15,10 +15,10 @@
  * FMAs against 2 vector loads and 6 broadcasts; 12 independent chains cover
  * the FMA latency of two pipes.
  *
- * The k loop is written in assembly, from zeroing the accumulators to
- * storing them in a buffer that the C update reads: with all 16 registers
- * taken, the compiler (gcc 12) spilled an accumulator inside the loop and
- * copied registers around, which cost several percent. The A sliver
+ * The kernel is written in assembly, from zeroing the accumulators to
+ * updating C: with all 16 registers taken, the compiler (gcc 12) spilled
+ * an accumulator inside the loop and copied registers around, which cost
+ * several percent. The A sliver
  * streams from L2 and the B sliver stays in L1 across the A slivers of a
  * block; the hardware prefetchers follow both.
  *
@@ -64,7 +64,9 @@ enum { MR = GK_GEMM_F32_AVX2_MR, NR = GK_GEMM_F32_AVX2_NR };
 	"vfmadd231ps %%ymm13, %%ymm15, %%ymm11\n\t"
 
 /* The kernel, with the lines pf[0 .. npf) requested along the way (none
- * in the plain entry point). */
+ * in the plain entry point). C is updated from the registers at the end of
+ * the assembly (alpha, then beta C in one FMA: the same bits as alpha * acc
+ * + beta * C written in C), not through a buffer on the stack. */
 static inline __attribute__((always_inline)) void kernel(int64_t k, float alpha,
                                                          const float *restrict a,
                                                          const float *restrict b, float beta,
@@ -82,7 +84,8 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, float alpha,
 	 * queue in one burst. */
 	const int64_t steps = k / 4, per = steps > 0 ? (npf + steps - 1) / steps : 0;
 	const void *const *pfend = pf + npf;
-	float acc[MR * NR] __attribute__((aligned(32)));
+	char *cp = (char *)c;
+	const int64_t ldc = rs_c * (int64_t)sizeof(float);
 	__asm__ volatile(
 		"vxorps %%ymm0, %%ymm0, %%ymm0\n\t"
 		"vxorps %%ymm1, %%ymm1, %%ymm1\n\t"
@@ -121,41 +124,92 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, float alpha,
 		"jnz 3b\n"
 		"4:\n\t"
 		GK_ASM_PREFETCH_REST
-		"vmovaps %%ymm0, 0(%[acc])\n\t"
-		"vmovaps %%ymm1, 32(%[acc])\n\t"
-		"vmovaps %%ymm2, 64(%[acc])\n\t"
-		"vmovaps %%ymm3, 96(%[acc])\n\t"
-		"vmovaps %%ymm4, 128(%[acc])\n\t"
-		"vmovaps %%ymm5, 160(%[acc])\n\t"
-		"vmovaps %%ymm6, 192(%[acc])\n\t"
-		"vmovaps %%ymm7, 224(%[acc])\n\t"
-		"vmovaps %%ymm8, 256(%[acc])\n\t"
-		"vmovaps %%ymm9, 288(%[acc])\n\t"
-		"vmovaps %%ymm10, 320(%[acc])\n\t"
-		"vmovaps %%ymm11, 352(%[acc])\n\t"
-		: [a] "+r"(a), [b] "+r"(b), [k] "+r"(k), [pf] "+r"(pf)
-		: [acc] "r"(acc), [per] "r"(per), [pfend] "r"(pfend)
+		/* C := alpha acc, or beta C + alpha acc (beta == 0: C not read;
+		 * a NaN beta reads it), row by row, ldc bytes apart. */
+		"vbroadcastss %[alpha], %%ymm14\n\t"
+		"vxorps %%xmm13, %%xmm13, %%xmm13\n\t"
+		"vucomiss %[beta], %%xmm13\n\t"
+		"jne 11f\n\t"
+		"jp 11f\n\t"
+		"vmulps %%ymm14, %%ymm0, %%ymm0\n\t"
+		"vmovups %%ymm0, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm1, %%ymm1\n\t"
+		"vmovups %%ymm1, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulps %%ymm14, %%ymm2, %%ymm2\n\t"
+		"vmovups %%ymm2, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm3, %%ymm3\n\t"
+		"vmovups %%ymm3, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulps %%ymm14, %%ymm4, %%ymm4\n\t"
+		"vmovups %%ymm4, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm5, %%ymm5\n\t"
+		"vmovups %%ymm5, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulps %%ymm14, %%ymm6, %%ymm6\n\t"
+		"vmovups %%ymm6, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm7, %%ymm7\n\t"
+		"vmovups %%ymm7, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulps %%ymm14, %%ymm8, %%ymm8\n\t"
+		"vmovups %%ymm8, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm9, %%ymm9\n\t"
+		"vmovups %%ymm9, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulps %%ymm14, %%ymm10, %%ymm10\n\t"
+		"vmovups %%ymm10, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm11, %%ymm11\n\t"
+		"vmovups %%ymm11, 32(%[c])\n\t"
+		"jmp 12f\n"
+		"11:\n\t"
+		"vbroadcastss %[beta], %%ymm15\n\t"
+		"vmulps %%ymm14, %%ymm0, %%ymm0\n\t"
+		"vfmadd231ps 0(%[c]), %%ymm15, %%ymm0\n\t"
+		"vmovups %%ymm0, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm1, %%ymm1\n\t"
+		"vfmadd231ps 32(%[c]), %%ymm15, %%ymm1\n\t"
+		"vmovups %%ymm1, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulps %%ymm14, %%ymm2, %%ymm2\n\t"
+		"vfmadd231ps 0(%[c]), %%ymm15, %%ymm2\n\t"
+		"vmovups %%ymm2, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm3, %%ymm3\n\t"
+		"vfmadd231ps 32(%[c]), %%ymm15, %%ymm3\n\t"
+		"vmovups %%ymm3, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulps %%ymm14, %%ymm4, %%ymm4\n\t"
+		"vfmadd231ps 0(%[c]), %%ymm15, %%ymm4\n\t"
+		"vmovups %%ymm4, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm5, %%ymm5\n\t"
+		"vfmadd231ps 32(%[c]), %%ymm15, %%ymm5\n\t"
+		"vmovups %%ymm5, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulps %%ymm14, %%ymm6, %%ymm6\n\t"
+		"vfmadd231ps 0(%[c]), %%ymm15, %%ymm6\n\t"
+		"vmovups %%ymm6, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm7, %%ymm7\n\t"
+		"vfmadd231ps 32(%[c]), %%ymm15, %%ymm7\n\t"
+		"vmovups %%ymm7, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulps %%ymm14, %%ymm8, %%ymm8\n\t"
+		"vfmadd231ps 0(%[c]), %%ymm15, %%ymm8\n\t"
+		"vmovups %%ymm8, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm9, %%ymm9\n\t"
+		"vfmadd231ps 32(%[c]), %%ymm15, %%ymm9\n\t"
+		"vmovups %%ymm9, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulps %%ymm14, %%ymm10, %%ymm10\n\t"
+		"vfmadd231ps 0(%[c]), %%ymm15, %%ymm10\n\t"
+		"vmovups %%ymm10, 0(%[c])\n\t"
+		"vmulps %%ymm14, %%ymm11, %%ymm11\n\t"
+		"vfmadd231ps 32(%[c]), %%ymm15, %%ymm11\n\t"
+		"vmovups %%ymm11, 32(%[c])\n\t"
+		"12:\n\t"
+		: [a] "+r"(a), [b] "+r"(b), [k] "+r"(k), [pf] "+r"(pf), [c] "+r"(cp)
+		: [per] "r"(per), [pfend] "r"(pfend), [ldc] "r"(ldc), [alpha] "m"(alpha),
+		  [beta] "m"(beta)
 		: "rax", "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
 		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc", "memory");
-
-	const __m256 va = _mm256_set1_ps(alpha);
-	if (beta == 0.0f) {
-#pragma GCC unroll 6
-		for (int i = 0; i < MR; i++) {
-			float *ci = c + i * rs_c;
-			_mm256_storeu_ps(ci, _mm256_mul_ps(va, _mm256_load_ps(acc + i * NR)));
-			_mm256_storeu_ps(ci + 8, _mm256_mul_ps(va, _mm256_load_ps(acc + i * NR + 8)));
-		}
-	} else {
-		const __m256 vb = _mm256_set1_ps(beta);
-#pragma GCC unroll 6
-		for (int i = 0; i < MR; i++) {
-			float *ci = c + i * rs_c;
-			_mm256_storeu_ps(ci, _mm256_fmadd_ps(vb, _mm256_loadu_ps(ci), _mm256_mul_ps(va, _mm256_load_ps(acc + i * NR))));
-			_mm256_storeu_ps(ci + 8,
-			                 _mm256_fmadd_ps(vb, _mm256_loadu_ps(ci + 8), _mm256_mul_ps(va, _mm256_load_ps(acc + i * NR + 8))));
-		}
-	}
 }
 
 void gk_gemm_f32_avx2_6x16(int64_t k, float alpha, const float *restrict a,

@@ -15,10 +15,10 @@
  * FMAs against 2 vector loads and 6 broadcasts; 12 independent chains cover
  * the FMA latency of two pipes.
  *
- * The k loop is written in assembly, from zeroing the accumulators to
- * storing them in a buffer that the C update reads: with all 16 registers
- * taken, the compiler (gcc 12) spilled an accumulator inside the loop and
- * copied registers around, which cost several percent. The A sliver
+ * The kernel is written in assembly, from zeroing the accumulators to
+ * updating C: with all 16 registers taken, the compiler (gcc 12) spilled
+ * an accumulator inside the loop and copied registers around, which cost
+ * several percent. The A sliver
  * streams from L2 and the B sliver stays in L1 across the A slivers of a
  * block; the hardware prefetchers follow both.
  *
@@ -64,7 +64,9 @@ enum { MR = GK_GEMM_F64_AVX2_MR, NR = GK_GEMM_F64_AVX2_NR };
 	"vfmadd231pd %%ymm13, %%ymm15, %%ymm11\n\t"
 
 /* The kernel, with the lines pf[0 .. npf) requested along the way (none
- * in the plain entry point). */
+ * in the plain entry point). C is updated from the registers at the end of
+ * the assembly (alpha, then beta C in one FMA: the same bits as alpha * acc
+ * + beta * C written in C), not through a buffer on the stack. */
 static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha,
                                                          const double *restrict a,
                                                          const double *restrict b, double beta,
@@ -82,7 +84,8 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 	 * queue in one burst. */
 	const int64_t steps = k / 4, per = steps > 0 ? (npf + steps - 1) / steps : 0;
 	const void *const *pfend = pf + npf;
-	double acc[MR * NR] __attribute__((aligned(32)));
+	char *cp = (char *)c;
+	const int64_t ldc = rs_c * (int64_t)sizeof(double);
 	__asm__ volatile(
 		"vxorpd %%ymm0, %%ymm0, %%ymm0\n\t"
 		"vxorpd %%ymm1, %%ymm1, %%ymm1\n\t"
@@ -121,41 +124,92 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 		"jnz 3b\n"
 		"4:\n\t"
 		GK_ASM_PREFETCH_REST
-		"vmovapd %%ymm0, 0(%[acc])\n\t"
-		"vmovapd %%ymm1, 32(%[acc])\n\t"
-		"vmovapd %%ymm2, 64(%[acc])\n\t"
-		"vmovapd %%ymm3, 96(%[acc])\n\t"
-		"vmovapd %%ymm4, 128(%[acc])\n\t"
-		"vmovapd %%ymm5, 160(%[acc])\n\t"
-		"vmovapd %%ymm6, 192(%[acc])\n\t"
-		"vmovapd %%ymm7, 224(%[acc])\n\t"
-		"vmovapd %%ymm8, 256(%[acc])\n\t"
-		"vmovapd %%ymm9, 288(%[acc])\n\t"
-		"vmovapd %%ymm10, 320(%[acc])\n\t"
-		"vmovapd %%ymm11, 352(%[acc])\n\t"
-		: [a] "+r"(a), [b] "+r"(b), [k] "+r"(k), [pf] "+r"(pf)
-		: [acc] "r"(acc), [per] "r"(per), [pfend] "r"(pfend)
+		/* C := alpha acc, or beta C + alpha acc (beta == 0: C not read;
+		 * a NaN beta reads it), row by row, ldc bytes apart. */
+		"vbroadcastsd %[alpha], %%ymm14\n\t"
+		"vxorpd %%xmm13, %%xmm13, %%xmm13\n\t"
+		"vucomisd %[beta], %%xmm13\n\t"
+		"jne 11f\n\t"
+		"jp 11f\n\t"
+		"vmulpd %%ymm14, %%ymm0, %%ymm0\n\t"
+		"vmovupd %%ymm0, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm1, %%ymm1\n\t"
+		"vmovupd %%ymm1, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%ymm14, %%ymm2, %%ymm2\n\t"
+		"vmovupd %%ymm2, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm3, %%ymm3\n\t"
+		"vmovupd %%ymm3, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%ymm14, %%ymm4, %%ymm4\n\t"
+		"vmovupd %%ymm4, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm5, %%ymm5\n\t"
+		"vmovupd %%ymm5, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%ymm14, %%ymm6, %%ymm6\n\t"
+		"vmovupd %%ymm6, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm7, %%ymm7\n\t"
+		"vmovupd %%ymm7, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%ymm14, %%ymm8, %%ymm8\n\t"
+		"vmovupd %%ymm8, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm9, %%ymm9\n\t"
+		"vmovupd %%ymm9, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%ymm14, %%ymm10, %%ymm10\n\t"
+		"vmovupd %%ymm10, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm11, %%ymm11\n\t"
+		"vmovupd %%ymm11, 32(%[c])\n\t"
+		"jmp 12f\n"
+		"11:\n\t"
+		"vbroadcastsd %[beta], %%ymm15\n\t"
+		"vmulpd %%ymm14, %%ymm0, %%ymm0\n\t"
+		"vfmadd231pd 0(%[c]), %%ymm15, %%ymm0\n\t"
+		"vmovupd %%ymm0, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm1, %%ymm1\n\t"
+		"vfmadd231pd 32(%[c]), %%ymm15, %%ymm1\n\t"
+		"vmovupd %%ymm1, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%ymm14, %%ymm2, %%ymm2\n\t"
+		"vfmadd231pd 0(%[c]), %%ymm15, %%ymm2\n\t"
+		"vmovupd %%ymm2, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm3, %%ymm3\n\t"
+		"vfmadd231pd 32(%[c]), %%ymm15, %%ymm3\n\t"
+		"vmovupd %%ymm3, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%ymm14, %%ymm4, %%ymm4\n\t"
+		"vfmadd231pd 0(%[c]), %%ymm15, %%ymm4\n\t"
+		"vmovupd %%ymm4, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm5, %%ymm5\n\t"
+		"vfmadd231pd 32(%[c]), %%ymm15, %%ymm5\n\t"
+		"vmovupd %%ymm5, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%ymm14, %%ymm6, %%ymm6\n\t"
+		"vfmadd231pd 0(%[c]), %%ymm15, %%ymm6\n\t"
+		"vmovupd %%ymm6, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm7, %%ymm7\n\t"
+		"vfmadd231pd 32(%[c]), %%ymm15, %%ymm7\n\t"
+		"vmovupd %%ymm7, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%ymm14, %%ymm8, %%ymm8\n\t"
+		"vfmadd231pd 0(%[c]), %%ymm15, %%ymm8\n\t"
+		"vmovupd %%ymm8, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm9, %%ymm9\n\t"
+		"vfmadd231pd 32(%[c]), %%ymm15, %%ymm9\n\t"
+		"vmovupd %%ymm9, 32(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%ymm14, %%ymm10, %%ymm10\n\t"
+		"vfmadd231pd 0(%[c]), %%ymm15, %%ymm10\n\t"
+		"vmovupd %%ymm10, 0(%[c])\n\t"
+		"vmulpd %%ymm14, %%ymm11, %%ymm11\n\t"
+		"vfmadd231pd 32(%[c]), %%ymm15, %%ymm11\n\t"
+		"vmovupd %%ymm11, 32(%[c])\n\t"
+		"12:\n\t"
+		: [a] "+r"(a), [b] "+r"(b), [k] "+r"(k), [pf] "+r"(pf), [c] "+r"(cp)
+		: [per] "r"(per), [pfend] "r"(pfend), [ldc] "r"(ldc), [alpha] "m"(alpha),
+		  [beta] "m"(beta)
 		: "rax", "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
 		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc", "memory");
-
-	const __m256d va = _mm256_set1_pd(alpha);
-	if (beta == 0.0) {
-#pragma GCC unroll 6
-		for (int i = 0; i < MR; i++) {
-			double *ci = c + i * rs_c;
-			_mm256_storeu_pd(ci, _mm256_mul_pd(va, _mm256_load_pd(acc + i * NR)));
-			_mm256_storeu_pd(ci + 4, _mm256_mul_pd(va, _mm256_load_pd(acc + i * NR + 4)));
-		}
-	} else {
-		const __m256d vb = _mm256_set1_pd(beta);
-#pragma GCC unroll 6
-		for (int i = 0; i < MR; i++) {
-			double *ci = c + i * rs_c;
-			_mm256_storeu_pd(ci, _mm256_fmadd_pd(vb, _mm256_loadu_pd(ci), _mm256_mul_pd(va, _mm256_load_pd(acc + i * NR))));
-			_mm256_storeu_pd(ci + 4,
-			                 _mm256_fmadd_pd(vb, _mm256_loadu_pd(ci + 4), _mm256_mul_pd(va, _mm256_load_pd(acc + i * NR + 4))));
-		}
-	}
 }
 
 void gk_gemm_f64_avx2_6x8(int64_t k, double alpha, const double *restrict a,

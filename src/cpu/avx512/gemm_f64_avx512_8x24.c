@@ -69,10 +69,13 @@ enum { MR = GK_GEMM_F64_AVX512_MR, NR = GK_GEMM_F64_AVX512_NR };
 	"vfmadd231pd %%zmm31, %%zmm28, %%zmm23\n\t"
 
 /* The kernel, with the lines pf[0 .. npf) requested along the way (none
- * in the plain entry point). The k loop, from zeroing the accumulators to
- * storing them in acc, is in assembly: in C, gcc 12 rotated the 24
- * accumulators through other registers and spilled two of them to the
- * stack in every unrolled iteration. */
+ * in the plain entry point). All of it, from zeroing the accumulators to
+ * storing C, is in assembly: in C, gcc 12 rotated the 24 accumulators
+ * through other registers and spilled two of them to the stack in every
+ * unrolled iteration; and C is updated from the registers (alpha, then
+ * beta C in one FMA, the same bits as alpha * acc + beta * C in C), not
+ * through a buffer on the stack, which cost a few percent of a shallow
+ * product (k = 64). */
 static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha,
                                                          const double *restrict a,
                                                          const double *restrict b, double beta,
@@ -93,7 +96,8 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 	const int64_t steps = k / 4, per = steps > 0 ? (npf + steps - 1) / steps : 0;
 	const void *const *pfend = pf + npf;
 	int64_t k4 = steps, k1 = k % 4;
-	double acc[MR * NR] __attribute__((aligned(64)));
+	char *cp = (char *)c;
+	const int64_t ldc = rs_c * (int64_t)sizeof(double);
 	__asm__ volatile(
 		"vpxord %%zmm0, %%zmm0, %%zmm0\n\t"
 		"vpxord %%zmm1, %%zmm1, %%zmm1\n\t"
@@ -143,61 +147,158 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 		"jnz 3b\n"
 		"4:\n\t"
 		GK_ASM_PREFETCH_REST
-		"vmovapd %%zmm0, 0(%[acc])\n\t"
-		"vmovapd %%zmm1, 64(%[acc])\n\t"
-		"vmovapd %%zmm2, 128(%[acc])\n\t"
-		"vmovapd %%zmm3, 192(%[acc])\n\t"
-		"vmovapd %%zmm4, 256(%[acc])\n\t"
-		"vmovapd %%zmm5, 320(%[acc])\n\t"
-		"vmovapd %%zmm6, 384(%[acc])\n\t"
-		"vmovapd %%zmm7, 448(%[acc])\n\t"
-		"vmovapd %%zmm8, 512(%[acc])\n\t"
-		"vmovapd %%zmm9, 576(%[acc])\n\t"
-		"vmovapd %%zmm10, 640(%[acc])\n\t"
-		"vmovapd %%zmm11, 704(%[acc])\n\t"
-		"vmovapd %%zmm12, 768(%[acc])\n\t"
-		"vmovapd %%zmm13, 832(%[acc])\n\t"
-		"vmovapd %%zmm14, 896(%[acc])\n\t"
-		"vmovapd %%zmm15, 960(%[acc])\n\t"
-		"vmovapd %%zmm16, 1024(%[acc])\n\t"
-		"vmovapd %%zmm17, 1088(%[acc])\n\t"
-		"vmovapd %%zmm18, 1152(%[acc])\n\t"
-		"vmovapd %%zmm19, 1216(%[acc])\n\t"
-		"vmovapd %%zmm20, 1280(%[acc])\n\t"
-		"vmovapd %%zmm21, 1344(%[acc])\n\t"
-		"vmovapd %%zmm22, 1408(%[acc])\n\t"
-		"vmovapd %%zmm23, 1472(%[acc])\n\t"
-		: [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1), [pf] "+r"(pf)
-		: [acc] "r"(acc), [per] "r"(per), [pfend] "r"(pfend)
+		/* C := alpha acc, or beta C + alpha acc (beta == 0: C not read;
+		 * a NaN beta reads it), row by row, ldc bytes apart. */
+		"vbroadcastsd %[alpha], %%zmm28\n\t"
+		"vxorpd %%xmm30, %%xmm30, %%xmm30\n\t"
+		"vucomisd %[beta], %%xmm30\n\t"
+		"jne 11f\n\t"
+		"jp 11f\n\t"
+		"vmulpd %%zmm28, %%zmm0, %%zmm0\n\t"
+		"vmovupd %%zmm0, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm1, %%zmm1\n\t"
+		"vmovupd %%zmm1, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm2, %%zmm2\n\t"
+		"vmovupd %%zmm2, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm3, %%zmm3\n\t"
+		"vmovupd %%zmm3, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm4, %%zmm4\n\t"
+		"vmovupd %%zmm4, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm5, %%zmm5\n\t"
+		"vmovupd %%zmm5, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm6, %%zmm6\n\t"
+		"vmovupd %%zmm6, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm7, %%zmm7\n\t"
+		"vmovupd %%zmm7, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm8, %%zmm8\n\t"
+		"vmovupd %%zmm8, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm9, %%zmm9\n\t"
+		"vmovupd %%zmm9, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm10, %%zmm10\n\t"
+		"vmovupd %%zmm10, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm11, %%zmm11\n\t"
+		"vmovupd %%zmm11, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm12, %%zmm12\n\t"
+		"vmovupd %%zmm12, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm13, %%zmm13\n\t"
+		"vmovupd %%zmm13, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm14, %%zmm14\n\t"
+		"vmovupd %%zmm14, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm15, %%zmm15\n\t"
+		"vmovupd %%zmm15, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm16, %%zmm16\n\t"
+		"vmovupd %%zmm16, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm17, %%zmm17\n\t"
+		"vmovupd %%zmm17, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm18, %%zmm18\n\t"
+		"vmovupd %%zmm18, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm19, %%zmm19\n\t"
+		"vmovupd %%zmm19, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm20, %%zmm20\n\t"
+		"vmovupd %%zmm20, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm21, %%zmm21\n\t"
+		"vmovupd %%zmm21, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm22, %%zmm22\n\t"
+		"vmovupd %%zmm22, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm23, %%zmm23\n\t"
+		"vmovupd %%zmm23, 128(%[c])\n\t"
+		"jmp 12f\n"
+		"11:\n\t"
+		"vbroadcastsd %[beta], %%zmm29\n\t"
+		"vmulpd %%zmm28, %%zmm0, %%zmm0\n\t"
+		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm0\n\t"
+		"vmovupd %%zmm0, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm1, %%zmm1\n\t"
+		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm1\n\t"
+		"vmovupd %%zmm1, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm2, %%zmm2\n\t"
+		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm2\n\t"
+		"vmovupd %%zmm2, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm3, %%zmm3\n\t"
+		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm3\n\t"
+		"vmovupd %%zmm3, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm4, %%zmm4\n\t"
+		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm4\n\t"
+		"vmovupd %%zmm4, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm5, %%zmm5\n\t"
+		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm5\n\t"
+		"vmovupd %%zmm5, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm6, %%zmm6\n\t"
+		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm6\n\t"
+		"vmovupd %%zmm6, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm7, %%zmm7\n\t"
+		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm7\n\t"
+		"vmovupd %%zmm7, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm8, %%zmm8\n\t"
+		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm8\n\t"
+		"vmovupd %%zmm8, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm9, %%zmm9\n\t"
+		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm9\n\t"
+		"vmovupd %%zmm9, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm10, %%zmm10\n\t"
+		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm10\n\t"
+		"vmovupd %%zmm10, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm11, %%zmm11\n\t"
+		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm11\n\t"
+		"vmovupd %%zmm11, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm12, %%zmm12\n\t"
+		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm12\n\t"
+		"vmovupd %%zmm12, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm13, %%zmm13\n\t"
+		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm13\n\t"
+		"vmovupd %%zmm13, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm14, %%zmm14\n\t"
+		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm14\n\t"
+		"vmovupd %%zmm14, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm15, %%zmm15\n\t"
+		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm15\n\t"
+		"vmovupd %%zmm15, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm16, %%zmm16\n\t"
+		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm16\n\t"
+		"vmovupd %%zmm16, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm17, %%zmm17\n\t"
+		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm17\n\t"
+		"vmovupd %%zmm17, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm18, %%zmm18\n\t"
+		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm18\n\t"
+		"vmovupd %%zmm18, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm19, %%zmm19\n\t"
+		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm19\n\t"
+		"vmovupd %%zmm19, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm20, %%zmm20\n\t"
+		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm20\n\t"
+		"vmovupd %%zmm20, 128(%[c])\n\t"
+		"add %[ldc], %[c]\n\t"
+		"vmulpd %%zmm28, %%zmm21, %%zmm21\n\t"
+		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm21\n\t"
+		"vmovupd %%zmm21, 0(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm22, %%zmm22\n\t"
+		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm22\n\t"
+		"vmovupd %%zmm22, 64(%[c])\n\t"
+		"vmulpd %%zmm28, %%zmm23, %%zmm23\n\t"
+		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm23\n\t"
+		"vmovupd %%zmm23, 128(%[c])\n\t"
+		"12:\n\t"
+		: [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1), [pf] "+r"(pf), [c] "+r"(cp)
+		: [per] "r"(per), [pfend] "r"(pfend), [ldc] "r"(ldc), [alpha] "m"(alpha),
+		  [beta] "m"(beta)
 		: "rax", "r10", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
 		  "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17",
 		  "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm28", "xmm29", "xmm30",
 		  "xmm31", "cc", "memory");
-
-	const __m512d va = _mm512_set1_pd(alpha);
-	if (beta == 0.0) {
-#pragma GCC unroll 8
-		for (int i = 0; i < MR; i++) {
-			double *ci = c + i * rs_c;
-			const double *ai = acc + i * NR;
-			_mm512_storeu_pd(ci, _mm512_mul_pd(va, _mm512_load_pd(ai)));
-			_mm512_storeu_pd(ci + 8, _mm512_mul_pd(va, _mm512_load_pd(ai + 8)));
-			_mm512_storeu_pd(ci + 16, _mm512_mul_pd(va, _mm512_load_pd(ai + 16)));
-		}
-	} else {
-		const __m512d vb = _mm512_set1_pd(beta);
-#pragma GCC unroll 8
-		for (int i = 0; i < MR; i++) {
-			double *ci = c + i * rs_c;
-			const double *ai = acc + i * NR;
-			_mm512_storeu_pd(ci, _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci),
-			                                     _mm512_mul_pd(va, _mm512_load_pd(ai))));
-			_mm512_storeu_pd(ci + 8, _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci + 8),
-			                                         _mm512_mul_pd(va, _mm512_load_pd(ai + 8))));
-			_mm512_storeu_pd(ci + 16, _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci + 16),
-			                                          _mm512_mul_pd(va, _mm512_load_pd(ai + 16))));
-		}
-	}
 }
 
 void gk_gemm_f64_avx512_8x24(int64_t k, double alpha, const double *restrict a,
