@@ -68,6 +68,37 @@ enum { MR = GK_GEMM_F64_AVX512_MR, NR = GK_GEMM_F64_AVX512_NR };
 	"vfmadd231pd %%zmm30, %%zmm28, %%zmm22\n\t" \
 	"vfmadd231pd %%zmm31, %%zmm28, %%zmm23\n\t"
 
+/* The end of the kernel: C updated from the accumulators, row i in
+ * zmm(3i) .. zmm(3i+2), 64 bytes apart, rows ldc bytes apart:
+ *   C := alpha acc              when beta == 0 (C is not read)
+ *   C := beta C + alpha acc     otherwise (a NaN beta too), one FMA: the
+ *                               bits of alpha * acc + beta * C in C
+ * alpha in zmm28, beta in zmm29; local labels 11 and 12. */
+#define CV0(r, off) \
+	"vmulpd %%zmm28, %%zmm" #r ", %%zmm" #r "\n\t" \
+	"vmovupd %%zmm" #r ", " #off "(%[c])\n\t"
+#define CVB(r, off) \
+	"vmulpd %%zmm28, %%zmm" #r ", %%zmm" #r "\n\t" \
+	"vfmadd231pd " #off "(%[c]), %%zmm29, %%zmm" #r "\n\t" \
+	"vmovupd %%zmm" #r ", " #off "(%[c])\n\t"
+#define ROW(V, r0, r1, r2) V(r0, 0) V(r1, 64) V(r2, 128)
+#define NEXT "add %[ldc], %[c]\n\t"
+#define ROWS(V) \
+	ROW(V, 0, 1, 2) NEXT ROW(V, 3, 4, 5) NEXT ROW(V, 6, 7, 8) NEXT ROW(V, 9, 10, 11) NEXT \
+	ROW(V, 12, 13, 14) NEXT ROW(V, 15, 16, 17) NEXT ROW(V, 18, 19, 20) NEXT ROW(V, 21, 22, 23)
+#define C_UPDATE \
+	"vbroadcastsd %[alpha], %%zmm28\n\t" \
+	"vxorpd %%xmm30, %%xmm30, %%xmm30\n\t" \
+	"vucomisd %[beta], %%xmm30\n\t" \
+	"jne 11f\n\t" \
+	"jp 11f\n\t" \
+	ROWS(CV0) \
+	"jmp 12f\n" \
+	"11:\n\t" \
+	"vbroadcastsd %[beta], %%zmm29\n\t" \
+	ROWS(CVB) \
+	"12:\n\t"
+
 /* The kernel, with the lines pf[0 .. npf) requested along the way (none
  * in the plain entry point). All of it, from zeroing the accumulators to
  * storing C, is in assembly: in C, gcc 12 rotated the 24 accumulators
@@ -147,151 +178,7 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 		"jnz 3b\n"
 		"4:\n\t"
 		GK_ASM_PREFETCH_REST
-		/* C := alpha acc, or beta C + alpha acc (beta == 0: C not read;
-		 * a NaN beta reads it), row by row, ldc bytes apart. */
-		"vbroadcastsd %[alpha], %%zmm28\n\t"
-		"vxorpd %%xmm30, %%xmm30, %%xmm30\n\t"
-		"vucomisd %[beta], %%xmm30\n\t"
-		"jne 11f\n\t"
-		"jp 11f\n\t"
-		"vmulpd %%zmm28, %%zmm0, %%zmm0\n\t"
-		"vmovupd %%zmm0, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm1, %%zmm1\n\t"
-		"vmovupd %%zmm1, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm2, %%zmm2\n\t"
-		"vmovupd %%zmm2, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm3, %%zmm3\n\t"
-		"vmovupd %%zmm3, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm4, %%zmm4\n\t"
-		"vmovupd %%zmm4, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm5, %%zmm5\n\t"
-		"vmovupd %%zmm5, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm6, %%zmm6\n\t"
-		"vmovupd %%zmm6, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm7, %%zmm7\n\t"
-		"vmovupd %%zmm7, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm8, %%zmm8\n\t"
-		"vmovupd %%zmm8, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm9, %%zmm9\n\t"
-		"vmovupd %%zmm9, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm10, %%zmm10\n\t"
-		"vmovupd %%zmm10, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm11, %%zmm11\n\t"
-		"vmovupd %%zmm11, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm12, %%zmm12\n\t"
-		"vmovupd %%zmm12, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm13, %%zmm13\n\t"
-		"vmovupd %%zmm13, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm14, %%zmm14\n\t"
-		"vmovupd %%zmm14, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm15, %%zmm15\n\t"
-		"vmovupd %%zmm15, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm16, %%zmm16\n\t"
-		"vmovupd %%zmm16, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm17, %%zmm17\n\t"
-		"vmovupd %%zmm17, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm18, %%zmm18\n\t"
-		"vmovupd %%zmm18, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm19, %%zmm19\n\t"
-		"vmovupd %%zmm19, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm20, %%zmm20\n\t"
-		"vmovupd %%zmm20, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm21, %%zmm21\n\t"
-		"vmovupd %%zmm21, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm22, %%zmm22\n\t"
-		"vmovupd %%zmm22, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm23, %%zmm23\n\t"
-		"vmovupd %%zmm23, 128(%[c])\n\t"
-		"jmp 12f\n"
-		"11:\n\t"
-		"vbroadcastsd %[beta], %%zmm29\n\t"
-		"vmulpd %%zmm28, %%zmm0, %%zmm0\n\t"
-		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm0\n\t"
-		"vmovupd %%zmm0, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm1, %%zmm1\n\t"
-		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm1\n\t"
-		"vmovupd %%zmm1, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm2, %%zmm2\n\t"
-		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm2\n\t"
-		"vmovupd %%zmm2, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm3, %%zmm3\n\t"
-		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm3\n\t"
-		"vmovupd %%zmm3, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm4, %%zmm4\n\t"
-		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm4\n\t"
-		"vmovupd %%zmm4, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm5, %%zmm5\n\t"
-		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm5\n\t"
-		"vmovupd %%zmm5, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm6, %%zmm6\n\t"
-		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm6\n\t"
-		"vmovupd %%zmm6, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm7, %%zmm7\n\t"
-		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm7\n\t"
-		"vmovupd %%zmm7, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm8, %%zmm8\n\t"
-		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm8\n\t"
-		"vmovupd %%zmm8, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm9, %%zmm9\n\t"
-		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm9\n\t"
-		"vmovupd %%zmm9, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm10, %%zmm10\n\t"
-		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm10\n\t"
-		"vmovupd %%zmm10, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm11, %%zmm11\n\t"
-		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm11\n\t"
-		"vmovupd %%zmm11, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm12, %%zmm12\n\t"
-		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm12\n\t"
-		"vmovupd %%zmm12, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm13, %%zmm13\n\t"
-		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm13\n\t"
-		"vmovupd %%zmm13, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm14, %%zmm14\n\t"
-		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm14\n\t"
-		"vmovupd %%zmm14, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm15, %%zmm15\n\t"
-		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm15\n\t"
-		"vmovupd %%zmm15, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm16, %%zmm16\n\t"
-		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm16\n\t"
-		"vmovupd %%zmm16, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm17, %%zmm17\n\t"
-		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm17\n\t"
-		"vmovupd %%zmm17, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm18, %%zmm18\n\t"
-		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm18\n\t"
-		"vmovupd %%zmm18, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm19, %%zmm19\n\t"
-		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm19\n\t"
-		"vmovupd %%zmm19, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm20, %%zmm20\n\t"
-		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm20\n\t"
-		"vmovupd %%zmm20, 128(%[c])\n\t"
-		"add %[ldc], %[c]\n\t"
-		"vmulpd %%zmm28, %%zmm21, %%zmm21\n\t"
-		"vfmadd231pd 0(%[c]), %%zmm29, %%zmm21\n\t"
-		"vmovupd %%zmm21, 0(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm22, %%zmm22\n\t"
-		"vfmadd231pd 64(%[c]), %%zmm29, %%zmm22\n\t"
-		"vmovupd %%zmm22, 64(%[c])\n\t"
-		"vmulpd %%zmm28, %%zmm23, %%zmm23\n\t"
-		"vfmadd231pd 128(%[c]), %%zmm29, %%zmm23\n\t"
-		"vmovupd %%zmm23, 128(%[c])\n\t"
-		"12:\n\t"
+		C_UPDATE
 		: [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1), [pf] "+r"(pf), [c] "+r"(cp)
 		: [per] "r"(per), [pfend] "r"(pfend), [ldc] "r"(ldc), [alpha] "m"(alpha),
 		  [beta] "m"(beta)
