@@ -32,7 +32,9 @@
  * after a call on one thread; a sleeping worker takes a while to wake, on a
  * virtual machine up to a scheduler tick, 4 ms). It then runs the
  * faster (the threads only when ADAPT_GAIN faster) for ADAPT_KEEP calls,
- * and times again. A call on fewer threads gives the same bits
+ * or ADAPT_KEEP_ONE when that is the calling thread alone (a choice made
+ * while the host was slow to run the workers then costs fewer calls), and
+ * times again. A call on fewer threads gives the same bits
  * (blocked_tmpl.h: the result does not depend on the count, way 2 aside,
  * which the caller keeps out of this; a GF(2^8) product is exact).
  * GK_GEMM_ADAPT=0 turns it off: the rule alone.
@@ -45,6 +47,7 @@
 #define ADAPT_SPAN 8.0
 #define ADAPT_TRIES 8
 #define ADAPT_KEEP 4096
+#define ADAPT_KEEP_ONE 512
 #define ADAPT_GAIN 0.97
 #define ADAPT_CLASSES 8
 #define ADAPT_WARM_NS 200000
@@ -99,7 +102,7 @@ int gk_adapt_begin(gk_adapt_kind kind, double work, double low, int nt, gk_adapt
 	if (c->nt != nt)
 		learn_again(c, nt);
 	if (c->choice > 0) {
-		if (++c->calls < ADAPT_KEEP)
+		if (++c->calls < (c->choice == 1 ? ADAPT_KEEP_ONE : ADAPT_KEEP))
 			return c->choice;
 		learn_again(c, nt);
 	}
