@@ -11,8 +11,9 @@
  * that counts threads. Tasks are claimed in order, and a task waits only on
  * tasks before it, so the first unfinished task can always run.
  *
- * Waiting is short: an idle worker spins for GK_POOL_SPIN_US (50 us;
- * environment GK_SPIN_US) watching for the next job, then sleeps on a futex;
+ * Waiting is short: an idle worker spins watching for the next job while
+ * the last one is in flight and GK_POOL_SPIN_US after (50 us; environment
+ * GK_SPIN_US), then sleeps on a futex;
  * a thread waiting on an unfinished task spins a few microseconds, yields,
  * then sleeps, so that the thread it waits for can have its core.
  *
