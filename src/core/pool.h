@@ -30,6 +30,7 @@
 #ifndef GK_POOL_H
 #define GK_POOL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include "gk_internal.h"
 
@@ -76,6 +77,22 @@ GK_HIDDEN void gk_pool_wait(int (*cond)(const void *), const void *ctx);
 /* The most threads that a job run by this thread ran on since the last
  * call (0: none ran a job); the count starts again from 0. */
 GK_HIDDEN int gk_pool_take_joined(void);
+
+/* Work that tasks take by slot rather than by their number (so that a
+ * thread finds again the data it had in its cache, and what a late thread
+ * has not reached is done by the others): items 0 .. n - 1 with a flag
+ * each, 0 until taken. The first item of from, from + 1, ... up to `to`
+ * (or downwards, when to < from), `to` excluded, that no task has taken is
+ * taken now and returned; -1 when all of them were. */
+static inline int64_t gk_pool_take(_Atomic int32_t *flags, int64_t from, int64_t to)
+{
+	const int64_t step = to >= from ? 1 : -1;
+	for (int64_t i = from; i != to; i += step)
+		if (atomic_load_explicit(&flags[i], memory_order_relaxed) == 0 &&
+		    atomic_exchange_explicit(&flags[i], 1, memory_order_relaxed) == 0)
+			return i;
+	return -1;
+}
 
 /* Threads the process has started for the pool (tests). */
 GK_HIDDEN int gk_pool_workers(void);

@@ -7,32 +7,26 @@
  * of columns that pack their own B.
  */
 
-/* Item u (row block u / jsn, run u % jsn) of round r taken now, if no task
- * has taken it. */
-static inline int GK_FN(take)(const GK_FN(plan) *pl, int64_t r, int64_t u)
-{
-	_Atomic int32_t *f = &pl->pick[r * pl->mb * pl->jsn + u];
-	return atomic_load_explicit(f, memory_order_relaxed) == 0 &&
-	       atomic_exchange_explicit(f, 1, memory_order_relaxed) == 0;
-}
-
-/* The item of round r that a using task on slot takes. Each slot has row
- * blocks of its own, the same in every round (a share of the mb, or the
- * block it shares with other slots when there are fewer blocks than
- * threads): it takes first the rest of the block it holds packed, then its
- * own blocks in order, then the others' from the last down (those of a
- * slot that is late or was descheduled). So an A block is packed once per
- * round, by its slot, unless another slot takes some of its work, and a
- * slot takes in round r the items it finished in round r - 1. There are as
- * many using tasks as items, so one is always left. */
+/* The item of round r (row block u / jsn, run u % jsn) that a using task
+ * on slot takes (gk_pool_take). Each slot has row blocks of its own, the
+ * same in every round (a share of the mb, or the block it shares with
+ * other slots when there are fewer blocks than threads): it takes first the
+ * rest of the block it holds packed, then its own blocks in order, then the
+ * others' from the last down (those of a slot that is late or was
+ * descheduled). So an A block is packed once per round, by its slot, unless
+ * another slot takes some of its work, and a slot takes in round r the
+ * items it finished in round r - 1. There are as many using tasks as
+ * items, so one is always left. */
 static int64_t GK_FN(pick)(const GK_FN(plan) *pl, int64_t r, int slot)
 {
 	const int64_t mb = pl->mb, jsn = pl->jsn, nuse = mb * jsn;
+	_Atomic int32_t *flags = pl->pick + r * nuse;
 	const GK_FN(aheld) *h = &pl->held[slot];
-	if (h->round == r)
-		for (int64_t u = h->ic / pl->bs.mc * jsn, e = u + jsn; u < e; u++)
-			if (GK_FN(take)(pl, r, u))
-				return u;
+	int64_t u = -1;
+	if (h->round == r) {
+		const int64_t hb = h->ic / pl->bs.mc;
+		u = gk_pool_take(flags, hb * jsn, (hb + 1) * jsn);
+	}
 	int64_t b0, b1;
 	if (mb >= pl->nt) {
 		b0 = gk_gemm_split(mb, slot, pl->nt);
@@ -41,13 +35,11 @@ static int64_t GK_FN(pick)(const GK_FN(plan) *pl, int64_t r, int slot)
 		b0 = (int64_t)slot * mb / pl->nt;
 		b1 = b0 + 1;
 	}
-	for (int64_t u = b0 * jsn; u < b1 * jsn; u++)
-		if (GK_FN(take)(pl, r, u))
-			return u;
-	for (int64_t u = nuse - 1; u >= 0; u--)
-		if (GK_FN(take)(pl, r, u))
-			return u;
-	return 0; /* not reached */
+	if (u < 0)
+		u = gk_pool_take(flags, b0 * jsn, b1 * jsn);
+	if (u < 0)
+		u = gk_pool_take(flags, nuse - 1, -1);
+	return u < 0 ? 0 : u; /* u < 0: not reached */
 }
 
 /* Whether item u has had round r - 1 (GK_FN(tile_had)). */

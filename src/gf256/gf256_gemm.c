@@ -13,7 +13,6 @@
  * stream from memory once. Threads (gemmkit's pool, pool.h) split the
  * columns, each taking at least GK_GF256_SPLIT_BYTES of rows to stream.
  */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -200,28 +199,26 @@ typedef struct {
 	uint8_t *const *dst;
 	int64_t n, chunk, nchunks;
 	int acc;
-	_Atomic unsigned char *taken; /* nchunks flags: chunk claimed */
+	_Atomic int32_t *taken; /* nchunks flags (gk_pool_take) */
 } gf_split;
 
 /* A task runs one chunk not yet taken: chunk `slot` first, so that from
  * one call to the next each thread reads and writes the columns it had
- * (still in its L2 when the shards are short), then the next ones not taken
- * (those of a late, descheduled or missing worker). There are as many tasks
- * as chunks, and each takes one, so a task always finds one. */
+ * (still in its L2 when the shards are short), then the others from the
+ * last down (those of a late, descheduled or missing worker). There are as
+ * many tasks as chunks, and each takes one, so a task always finds one. */
 static void gf_split_task(void *arg, int64_t t, int slot)
 {
 	const gf_split *x = arg;
 	(void)t;
-	const int64_t first = slot < x->nchunks ? slot : 0;
-	for (int64_t i = 0; i < x->nchunks; i++) {
-		const int64_t c = (first + i) % x->nchunks;
-		if (atomic_exchange_explicit(&x->taken[c], 1, memory_order_relaxed) == 0) {
-			const int64_t start = c * x->chunk;
-			gk_gf256_plan_range(x->p, x->src, x->dst, start,
-			                    x->n - start < x->chunk ? x->n - start : x->chunk, x->acc);
-			return;
-		}
-	}
+	int64_t c = slot < x->nchunks ? gk_pool_take(x->taken, slot, slot + 1) : -1;
+	if (c < 0)
+		c = gk_pool_take(x->taken, x->nchunks - 1, -1);
+	if (c < 0)
+		return; /* not reached */
+	const int64_t start = c * x->chunk;
+	gk_gf256_plan_range(x->p, x->src, x->dst, start,
+	                    x->n - start < x->chunk ? x->n - start : x->chunk, x->acc);
 }
 
 void gk_gf256_plan_run(const gk_gf256_plan *p, int64_t n, const uint8_t *const *src,
@@ -246,7 +243,7 @@ void gk_gf256_plan_run(const gk_gf256_plan *p, int64_t n, const uint8_t *const *
 	int64_t chunk = (n + t - 1) / t;
 	chunk = (chunk + GK_GF256_THREAD_ALIGN - 1) / GK_GF256_THREAD_ALIGN * GK_GF256_THREAD_ALIGN;
 	const int64_t nchunks = (n + chunk - 1) / chunk;
-	_Atomic unsigned char taken[GK_POOL_MAX_THREADS];
+	_Atomic int32_t taken[GK_POOL_MAX_THREADS];
 	for (int64_t c = 0; c < nchunks; c++)
 		atomic_init(&taken[c], 0);
 	gf_split x = {p, src, dst, n, chunk, nchunks, acc, taken};
