@@ -124,11 +124,9 @@ int gk_adapt_begin(gk_adapt_kind kind, double work, double low, int nt, gk_adapt
 	return pr->many ? nt : 1;
 }
 
-void gk_adapt_end(gk_adapt *pr)
+void gk_adapt_end_timed(gk_adapt *pr)
 {
 	adapt_class *c = pr->c;
-	if (c == NULL)
-		return;
 	const double v = (double)(now_ns() - pr->t0) / pr->work;
 	/* A call on the threads that the caller ran alone (the workers asleep,
 	 * or not yet on a CPU of their own) timed one thread: it is not

@@ -25,6 +25,11 @@ typedef struct {
  * from low to 8 low are learned, the others run on nt. Every call is
  * followed by gk_adapt_end with the same pr once the product is done. */
 GK_HIDDEN int gk_adapt_begin(gk_adapt_kind kind, double work, double low, int nt, gk_adapt *pr);
-GK_HIDDEN void gk_adapt_end(gk_adapt *pr);
+GK_HIDDEN void gk_adapt_end_timed(gk_adapt *pr);
+static inline void gk_adapt_end(gk_adapt *pr)
+{
+	if (pr->c != NULL) /* untimed calls (most) return without a call */
+		gk_adapt_end_timed(pr);
+}
 
 #endif /* GK_ADAPT_H */

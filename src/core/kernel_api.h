@@ -81,12 +81,15 @@ typedef void (*gk_gemm_pf_f64_fn)(int64_t k, double alpha, const double *restric
  * Unpacked GEMM microkernel: one tile of C, mv x nv, straight from the
  * operands, for any k >= 0. With MU, NU and VW from the table (the largest
  * tile, which may differ from the packed kernel's, and the vector width),
- * 1 <= nv <= NU and
- *   1 <= mv <= min(GK_GEMM_U_MAX_ROWS, MU * (NU / VW) / ceil(nv / VW)):
+ * 1 <= nv <= NU and 1 <= mv <= gk_gemm_u_rows(MU, NU, VW, nv) (below):
  * a tile of fewer vectors per row may have more rows, as many as fit the
- * same accumulators, up to a bound past which the row addresses no longer
- * fit the general registers (measured: 12 or more rows run 8-13% slower
- * per FMA than 8). It computes
+ * same accumulators, up to GK_GEMM_U_MAX_ROWS, or GK_GEMM_U_MAX_ROWS_1V
+ * for a tile one vector wide. The kernels read rows 8 and on from a second
+ * base pointer, so that the row addresses fit the general registers (with
+ * one base, 12 rows or more ran 8-13% slower per FMA than 8). One vector
+ * wide, the extra rows are what hides the FMA latency: a 16 x 16 x 16
+ * SGEMM in one 16-row tile instead of two of 8 ran 8% faster call by call
+ * on a Zen 5 core. It computes
  *   C := beta * C + alpha * A * B,   A mv x k, B k x nv,
  * - a: A(i, l) at a[i * rs_a + l * cs_a], any strides (A by rows, by
  *   columns, or a packed sliver: rs_a = 1, cs_a = MR);
@@ -98,6 +101,17 @@ typedef void (*gk_gemm_pf_f64_fn)(int64_t k, double alpha, const double *restric
  * same order as from the packed microkernel: the two give the same bits.
  */
 #define GK_GEMM_U_MAX_ROWS 8
+#define GK_GEMM_U_MAX_ROWS_1V 16
+
+/* The most rows of an unpacked tile nv wide, for a kernel of MU x NU tiles
+ * and vectors of VW elements (the contract above). */
+static inline int64_t gk_gemm_u_rows(int64_t mu, int64_t nu, int64_t vw, int64_t nv)
+{
+	const int64_t nvec = (nv + vw - 1) / vw;
+	const int64_t r = mu * (nu / vw) / nvec;
+	const int64_t lim = nvec == 1 ? GK_GEMM_U_MAX_ROWS_1V : GK_GEMM_U_MAX_ROWS;
+	return r < lim ? r : lim;
+}
 typedef void (*gk_gemm_u_f32_fn)(int64_t mv, int64_t nv, int64_t k, float alpha,
                                  const float *restrict a, int64_t rs_a, int64_t cs_a,
                                  const float *restrict b, int64_t rs_b, float beta,

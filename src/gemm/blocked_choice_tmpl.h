@@ -95,7 +95,7 @@ static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc)
 	 * another order there, and the bits must not depend on the count. */
 	if (nt == 1 && k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR && !GK_FN(way3)(p)) {
 		GK_FN(rowplan) rp;
-		GK_FN(rowplan_init)(&rp, m, GK_FN(urows)(p->kern, n));
+		GK_FN(rowplan_init)(&rp, m, GK_FN(urows)(p->kern, n, k));
 		const GK_T *a = p->a;
 		GK_T *c = p->c;
 		for (int64_t ib = 0; ib < rp.nblk; ib++) {

@@ -207,14 +207,14 @@ int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr, int64_t m, int64_t n, i
 	 * percent of a 16 x 16 x 16 product. */
 	static _Thread_local struct { int64_t es, mr, nr, kc; } last;
 	const int64_t es = (int64_t)esize;
-	if (mr >= KC_TALL_MR) {
-		pthread_once(&cache_once, read_caches);
-		if (deep_kc(es, mr, nr, m, n, k))
-			return deep_depth(es, mr, nr, k); /* large products: no need to keep it */
-	}
-	if (last.kc > 0 && last.es == es && last.mr == mr && last.nr == nr)
+	/* The kept answer holds unless the deep kc may apply, which it cannot
+	 * for a depth within the rule's kc (deep_kc). */
+	if (last.kc > 0 && last.es == es && last.mr == mr && last.nr == nr &&
+	    (mr < KC_TALL_MR || k <= last.kc))
 		return last.kc;
 	pthread_once(&cache_once, read_caches);
+	if (deep_kc(es, mr, nr, m, n, k))
+		return deep_depth(es, mr, nr, k); /* large products: no need to keep it */
 	const int64_t kc = cache.kc > 0 ? cache.kc : kc_from_l1(es, mr, nr, 0);
 	last.es = es;
 	last.mr = mr;

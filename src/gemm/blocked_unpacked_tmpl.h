@@ -9,10 +9,11 @@
 
 /* ---- 1. unpacked ------------------------------------------------------- */
 
-/* The most rows the unpacked kernel takes in a tile nv wide (kernel_api.h),
- * from a table kept per thread for the last kernel set, so that a run of
- * tiny products does not redo the rule's divisions every call. */
-static inline int64_t GK_FN(urows)(const gk_kernels *kn, int64_t nv)
+/* The rows of the unpacked kernel's tiles nv wide and k deep: the most it
+ * takes (kernel_api.h), from a table kept per thread for the last kernel
+ * set, so that a run of tiny products does not redo the rule's divisions
+ * every call; at most GK_GEMM_U_MAX_ROWS from GK_BLOCKED_ULONG_K on. */
+static inline int64_t GK_FN(urows)(const gk_kernels *kn, int64_t nv, int64_t k)
 {
 	static _Thread_local struct {
 		const gk_kernels *kn;
@@ -20,17 +21,16 @@ static inline int64_t GK_FN(urows)(const gk_kernels *kn, int64_t nv)
 	} last;
 	if (last.kn != kn) {
 		const int64_t vw = kn->GK_UVW, nvec = kn->GK_UNR / vw;
-		for (int64_t v = 1; v <= GK_BLOCKED_UVECS; v++) {
-			const int64_t r = v <= nvec ? kn->GK_UMR * nvec / v : 0;
-			last.rows[v] = r < GK_GEMM_U_MAX_ROWS ? r : GK_GEMM_U_MAX_ROWS;
-		}
+		for (int64_t v = 1; v <= GK_BLOCKED_UVECS; v++)
+			last.rows[v] = v <= nvec ? gk_gemm_u_rows(kn->GK_UMR, kn->GK_UNR, vw, v * vw) : 0;
 		last.vw = vw;
 		last.kn = kn;
 	}
 	int64_t v = 1;
 	for (int64_t w = last.vw; w < nv; w += last.vw)
 		v++;
-	return last.rows[v];
+	const int64_t r = last.rows[v];
+	return k >= GK_BLOCKED_ULONG_K && r > GK_GEMM_U_MAX_ROWS ? GK_GEMM_U_MAX_ROWS : r;
 }
 
 /* rows cut into as few tiles of at most lim rows as possible, of nearly
@@ -76,7 +76,7 @@ static void GK_FN(usweep)(const GK_ARGS *p, int64_t i0, int64_t i1, int64_t j0, 
 	if (cols >= nr)
 		GK_FN(rowplan_init)(&full, rows, p->kern->GK_UMR);
 	if (nlast > 0)
-		GK_FN(rowplan_init)(&last, rows, GK_FN(urows)(p->kern, nlast));
+		GK_FN(rowplan_init)(&last, rows, GK_FN(urows)(p->kern, nlast, GK_FN(min)(kc, k1 - k0)));
 	for (int64_t pc = k0; pc < k1; pc += kc) {
 		const int64_t kv = GK_FN(min)(kc, k1 - pc);
 		const GK_T bt = pc == k0 ? beta : (GK_T)1;

@@ -9,7 +9,7 @@
  *
  * C(mv x nv) := beta * C + alpha * A * B, the contract of gk_gemm_u_f64_fn
  * (kernel_api.h): A(i, l) at a[i * rs_a + l * cs_a], B(l, j) at
- * b[l * rs_b + j], 1 <= nv <= 8 and mv <= 6, or mv <= 8 when nv <= 4.
+ * b[l * rs_b + j], 1 <= nv <= 8 and mv <= 6, or mv <= 12 when nv <= 4.
  * Needs AVX2 and FMA.
  *
  * The packed kernel (gemm_f64_avx2_6x8.c) with the row count made a
@@ -44,6 +44,9 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
                                                        __m256i mask)
 {
 	__m256d acc[ACC];
+	/* Rows 8 and on from a second base, so that twelve rows need the
+	 * offsets of eight. */
+	const double *restrict a8 = MV > 8 ? a + 8 * rs_a : a;
 #pragma GCC unroll 12
 	for (int q = 0; q < MV * NV; q++)
 		acc[q] = _mm256_setzero_pd();
@@ -55,12 +58,13 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 			bv[v] = LOADV(b + VW * v, v);
 #pragma GCC unroll 12
 		for (int i = 0; i < MV; i++) {
-			const __m256d ai = _mm256_broadcast_sd(a + i * rs_a);
+			const __m256d ai = _mm256_broadcast_sd(i < 8 ? a + i * rs_a : a8 + (i - 8) * rs_a);
 #pragma GCC unroll 2
 			for (int v = 0; v < NV; v++)
 				acc[i * NV + v] = _mm256_fmadd_pd(ai, bv[v], acc[i * NV + v]);
 		}
 		a += cs_a;
+		a8 += cs_a;
 		b += rs_b;
 	}
 	const __m256d va = _mm256_set1_pd(alpha), vb = _mm256_set1_pd(beta);
@@ -103,7 +107,7 @@ void gk_gemm_u_f64_avx2_6x8(int64_t mv, int64_t nv, int64_t k, double alpha,
 		switch (mv) { ROWS6(2); default: break; }
 	} else {
 		switch (mv) {
-		ROWS6(1); T(7, 1); T(8, 1);
+		ROWS6(1); T(7, 1); T(8, 1); T(9, 1); T(10, 1); T(11, 1); T(12, 1);
 		default: break;
 		}
 	}

@@ -1,0 +1,43 @@
+/*
+ * gemm_u_tiles_avx512.h - the tile shapes of the AVX-512 unpacked GEMM
+ * kernels (gemm_u_f32_avx512_6x64.c, gemm_u_f64_avx512_6x32.c), each a
+ * function of its own, and the switch cases that pick one. Included by
+ * those two files after their tile(), with UT (the element type) and UMASK
+ * (the mask type of one full vector) defined.
+ *
+ * gcc allocates registers region by region for at most 100 loops of a
+ * function (ira-max-loops-num); with every shape's loops in one function,
+ * adding the 16-row shapes cost other shapes' hot loops their registers
+ * (index registers kept in vector ones: 8 x 16 x 2000 ran 3% slower).
+ * Apart, each shape gets them all; the kernel's switch ends in a jump.
+ */
+#define TILE_FN(r, nvec, h)                                                                   \
+	static __attribute__((noinline)) void tile_##r##_##nvec##_##h(                        \
+		int64_t k, UT alpha, const UT *restrict a, int64_t rs_a, int64_t cs_a,        \
+		const UT *restrict b, int64_t rs_b, UT beta, UT *restrict c, int64_t rs_c,     \
+		UMASK ml, __mmask8 mh)                                                        \
+	{                                                                                     \
+		tile(r, nvec, h, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c, ml, mh);    \
+	}
+#define TILE_FNS(r, nvec) TILE_FN(r, nvec, 0) TILE_FN(r, nvec, 1)
+#define FNS6(v) TILE_FNS(1, v) TILE_FNS(2, v) TILE_FNS(3, v) TILE_FNS(4, v) TILE_FNS(5, v) TILE_FNS(6, v)
+#define FNS8(v) FNS6(v) TILE_FNS(7, v) TILE_FNS(8, v)
+#define FNS16(v) FNS8(v) TILE_FNS(9, v) TILE_FNS(10, v) TILE_FNS(11, v) TILE_FNS(12, v) \
+	TILE_FNS(13, v) TILE_FNS(14, v) TILE_FNS(15, v) TILE_FNS(16, v)
+
+/* 16 rows of one vector, 8 of two or three, 6 of four (kernel_api.h). */
+FNS16(1)
+FNS8(2)
+FNS8(3)
+FNS6(4)
+
+/* case r of a switch on the rows, for tiles of nvec vectors (half: the
+ * last one of half width). */
+#define T(r, nvec)                                                                            \
+	case r:                                                                               \
+		(half ? tile_##r##_##nvec##_1 : tile_##r##_##nvec##_0)(k, alpha, a, rs_a, cs_a, b,  \
+		                                                      rs_b, beta, c, rs_c, ml, mh); \
+		break
+#define ROWS6(v) T(1, v); T(2, v); T(3, v); T(4, v); T(5, v); T(6, v)
+#define ROWS8(v) ROWS6(v); T(7, v); T(8, v)
+#define ROWS16(v) ROWS8(v); T(9, v); T(10, v); T(11, v); T(12, v); T(13, v); T(14, v); T(15, v); T(16, v)
