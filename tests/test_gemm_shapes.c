@@ -205,6 +205,12 @@ static void test_ukr(const gk_kernels *t, unsigned dt, tu_rng *r)
 			const int64_t k = c % 7 == 0 ? 0 : (int64_t)(tu_next(r) % 40);
 			ukr_case(t, dt, mv, nv, k, c % 3, ab[c % 5][0], ab[c % 5][1], r);
 		}
+	/* The tallest tiles one vector wide along a long k, A by rows: the
+	 * kernels' path that fetches A's rows ahead (k >= 256), which the
+	 * driver does not send them to but the contract allows. */
+	const int64_t vw = dt == GK_DTYPE_F32 ? t->gemm_u_f32_vw : t->gemm_u_f64_vw;
+	for (int64_t nv = vw / 2 > 0 ? vw / 2 : 1; nv <= vw && nv <= nu; nv += vw / 2 > 0 ? vw / 2 : 1)
+		ukr_case(t, dt, urows(t, dt, nv), nv, 300 + (int64_t)(tu_next(r) % 40), 0, 1.0, 0.5, r);
 	static const int64_t ks[] = {1, 3, 4, 5, 17, 64, 301};
 	for (int i = 0; i < 7; i++)
 		ukr_same_bits(t, dt, ks[i], ab[i % 5][0], ab[i % 5][1], r);
