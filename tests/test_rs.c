@@ -19,8 +19,13 @@
  *    update gives the parity of a re-encode;
  *  - the _ex calls: the same bytes with 1, 2 or 3 threads from a context as
  *    without one; a CUDA context is refused with GK_ERR_UNSUPPORTED and
- *    nothing written.
+ *    nothing written;
+ *  - the decoder a gk_rs keeps from its last reconstruction: the same
+ *    pattern again (with new data), another pattern, data_only changing the
+ *    shards rebuilt, a refused call between two good ones, and four threads
+ *    sharing one gk_rs, each cycling through patterns of its own.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,6 +589,122 @@ static void test_contexts(tu_rng *rng)
 	code_free(&c);
 }
 
+/* Reconstruction after reconstruction on one gk_rs, which keeps the decoder
+ * of its last pattern: every call must rebuild its own pattern's shards. */
+static void test_decoder_reuse(tu_rng *rng)
+{
+	long before = tu_failed;
+	for (int kind = GK_RS_CAUCHY; kind <= GK_RS_VANDERMONDE_ISAL; kind++) {
+		const int k = kind == GK_RS_CAUCHY ? 10 : 5, m = kind == GK_RS_CAUCHY ? 4 : 5;
+		code c;
+		if (!code_init(&c, (gk_rs_matrix)kind, k, m, 4096 + 17, rng))
+			continue;
+		const int n = k + m;
+		/* A = {0, 1}; B = {2, k}; C = {1, k + 1}, with a parity shard, so
+		 * that data_only changes what is rebuilt; D = m - 1 parity shards
+		 * and data shard 3; E = {1, k}: with data_only, the shard rebuilt
+		 * is C's, from other shards. */
+		uint8_t pat[5][256] = {{0}};
+		pat[0][0] = pat[0][1] = 1;
+		pat[1][2] = pat[1][k] = 1;
+		pat[2][1] = pat[2][k + 1] = 1;
+		for (int i = k; i < n - 1; i++)
+			pat[3][i] = 1;
+		pat[3][3] = 1;
+		pat[4][1] = pat[4][k] = 1;
+		static const int seq[][2] = {{0, 0}, {0, 0}, {1, 0}, {0, 0}, {2, 1}, {2, 0}, {2, 0},
+		                             {2, 1}, {4, 1}, {2, 1}, {3, 0}, {1, 0}, {1, 0}, {0, 0}};
+		for (size_t q = 0; q < sizeof seq / sizeof seq[0]; q++) {
+			if (q == 6) { /* new data under the pattern of the call before */
+				for (int i = 0; i < k; i++)
+					fill(c.orig[i], (size_t)c.len, rng);
+				TU_CHECK(gk_rs_encode(c.rs, c.len, (const uint8_t *const *)c.orig,
+				                      c.orig + k) == GK_OK,
+				         "re-encode");
+			}
+			TU_CHECK(try_pattern(&c, pat[seq[q][0]], seq[q][1], rng),
+			         "%s %d+%d: call %zu (pattern %d, data_only %d) rebuilt wrong bytes",
+			         kind_name((gk_rs_matrix)kind), k, m, q, seq[q][0], seq[q][1]);
+		}
+		/* Too few shards between two good calls: refused, nothing written. */
+		uint8_t present[256];
+		for (int i = 0; i < n; i++) {
+			present[i] = i > m;
+			memcpy(c.work[i], c.orig[i], (size_t)c.len);
+		}
+		memset(c.work[0], 0x5A, (size_t)c.len);
+		TU_CHECK(gk_rs_reconstruct(c.rs, c.len, c.work, present, 0) == GK_ERR_SINGULAR,
+		         "%d shards present: not refused", n - m - 1);
+		TU_CHECK(c.work[0][0] == 0x5A && c.work[0][c.len - 1] == 0x5A,
+		         "a refused reconstruction wrote shard 0");
+		TU_CHECK(try_pattern(&c, pat[0], 0, rng), "pattern A after a refused call");
+		code_free(&c);
+	}
+	TU_CHECK(tu_failed == before, "decoder reuse: %ld failures", tu_failed - before);
+}
+
+/* One thread of test_shared_decoder: its own shards, one shared gk_rs. */
+typedef struct {
+	const code *c;
+	int id, bad;
+	uint64_t seed;
+} rs_sharer;
+
+static void *rs_sharer_run(void *arg)
+{
+	rs_sharer *t = arg;
+	const code *c = t->c;
+	const int n = c->k + c->m;
+	tu_rng rng;
+	tu_rng_init(&rng, t->seed);
+	uint8_t *work[256];
+	for (int i = 0; i < n; i++)
+		work[i] = xalloc((size_t)c->len);
+	for (int q = 0; q < 60 && !t->bad; q++) {
+		/* Patterns of this thread: two lost shards chosen by id and q, so
+		 * that threads meet the same pattern and different ones. */
+		const int a = (t->id + q / 3) % n, b = (a + 1 + (q % 3)) % n;
+		uint8_t present[256];
+		for (int i = 0; i < n; i++) {
+			present[i] = i != a && i != b;
+			if (present[i])
+				memcpy(work[i], c->orig[i], (size_t)c->len);
+			else
+				fill(work[i], (size_t)c->len, &rng);
+		}
+		if (gk_rs_reconstruct(c->rs, c->len, work, present, 0) != GK_OK)
+			t->bad = 1;
+		for (int i = 0; i < n && !t->bad; i++)
+			t->bad = memcmp(work[i], c->orig[i], (size_t)c->len) != 0;
+	}
+	for (int i = 0; i < n; i++)
+		free(work[i]);
+	return NULL;
+}
+
+static void test_shared_decoder(tu_rng *rng)
+{
+	enum { NT = 4 };
+	code c;
+	if (!code_init(&c, GK_RS_CAUCHY, 12, 4, 2048 + 5, rng))
+		return;
+	rs_sharer t[NT];
+	pthread_t tid[NT];
+	int started[NT];
+	for (int i = 0; i < NT; i++) {
+		t[i] = (rs_sharer){&c, i, 0, tu_next(rng)};
+		started[i] = pthread_create(&tid[i], NULL, rs_sharer_run, &t[i]) == 0;
+		if (!started[i])
+			rs_sharer_run(&t[i]);
+	}
+	for (int i = 0; i < NT; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		TU_CHECK(!t[i].bad, "thread %d of %d sharing one gk_rs rebuilt wrong bytes", i, NT);
+	}
+	code_free(&c);
+}
+
 int main(void)
 {
 	tu_rng rng;
@@ -599,5 +720,7 @@ int main(void)
 	test_all_patterns(&rng);
 	test_large(&rng);
 	test_contexts(&rng);
+	test_decoder_reuse(&rng);
+	test_shared_decoder(&rng);
 	return tu_finish("test_rs");
 }

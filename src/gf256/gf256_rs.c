@@ -22,6 +22,7 @@
  * the pipeline of src/cuda/gf256/gf_pipeline.cu, verify and update refuse
  * it); the plain forms are those with no context.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <omp.h>
@@ -29,11 +30,31 @@
 #include "gk_context.h"
 #include "../cuda/gf256/gf256_cuda.h"
 
+/*
+ * The decoding of one erasure pattern: the shards read and those rebuilt,
+ * the rows that rebuild them (the inverse of the rows read, times the
+ * coding matrix), and those rows expanded for the kernels. A gk_rs keeps
+ * the last one: rebuilding a lost disk reconstructs stripe after stripe
+ * with the same pattern, and each call after the first skips the inversion
+ * and the expansion (a few hundred nanoseconds for 4+2, a microsecond for
+ * 10+4: 5-10% of a call on 64 KiB shards).
+ */
+typedef struct rs_decoder {
+	int nmiss;
+	uint8_t src_idx[256], miss_idx[256]; /* k shards read, nmiss rebuilt */
+	uint8_t *a;                          /* nmiss x k */
+	gk_gf256_plan plan;                  /* a expanded; coef NULL until the CPU needs it */
+} rs_decoder;
+
 struct gk_rs {
 	int k, m;
 	gk_rs_matrix kind;
 	uint8_t *matrix;    /* (k + m) x k, row-major */
 	gk_gf256_plan enc;  /* the m parity rows, expanded for the kernels */
+	/* The last decoder, or NULL. A call takes it out (atomic exchange) and
+	 * puts its own back when the slot is empty, so each decoder is used by
+	 * one thread at a time and a gk_rs stays shareable between threads. */
+	_Atomic(rs_decoder *) dec;
 };
 
 /* Bytes of parity one thread of gk_rs_verify recomputes at a time. */
@@ -106,10 +127,20 @@ gk_status gk_rs_create(gk_rs **out, int k, int m, gk_rs_matrix kind)
 	return GK_OK;
 }
 
+static void rs_decoder_free(rs_decoder *d)
+{
+	if (d == NULL)
+		return;
+	gk_gf256_plan_free(&d->plan);
+	free(d->a);
+	free(d);
+}
+
 void gk_rs_destroy(gk_rs *rs)
 {
 	if (rs == NULL)
 		return;
+	rs_decoder_free(atomic_load(&rs->dec));
 	gk_gf256_plan_free(&rs->enc);
 	free(rs->matrix);
 	free(rs);
@@ -185,6 +216,79 @@ gk_status gk_rs_encode_ex(const gk_context *ctx, const gk_rs *rs, int64_t len,
 	return rs_encode("gk_rs_encode_ex", ctx, rs, len, data, parity);
 }
 
+/* Whether dec rebuilds shards miss_idx[0..nmiss) from src_idx[0..k). */
+static int rs_decoder_fits(const rs_decoder *dec, int k, int nmiss, const int *src_idx,
+                           const int *miss_idx)
+{
+	if (dec->nmiss != nmiss)
+		return 0;
+	for (int i = 0; i < k; i++)
+		if (dec->src_idx[i] != src_idx[i])
+			return 0;
+	for (int i = 0; i < nmiss; i++)
+		if (dec->miss_idx[i] != miss_idx[i])
+			return 0;
+	return 1;
+}
+
+/* The decoder that rebuilds shards miss_idx[0..nmiss) from the k shards
+ * src_idx[0..k): GK_ERR_SINGULAR when their rows are (a Vandermonde code
+ * that is not MDS), GK_ERR_NO_MEMORY. */
+static gk_status rs_decoder_make(const char *fn, const gk_rs *rs, int nmiss, const int *src_idx,
+                                 const int *miss_idx, rs_decoder **out)
+{
+	const int k = rs->k;
+	/* D = S^-1, S the rows of the shards used: data = D * sources. A missing
+	 * data shard t is row t of D; a missing parity shard t is M[t] * D. */
+	const size_t kk = (size_t)k * (size_t)k;
+	uint8_t *s = malloc(kk), *d = malloc(kk);
+	rs_decoder *dec = calloc(1, sizeof *dec);
+	uint8_t *a = malloc((size_t)nmiss * (size_t)k);
+	gk_status st = GK_OK;
+	if (s == NULL || d == NULL || dec == NULL || a == NULL) {
+		st = gk_set_error(GK_ERR_NO_MEMORY, "%s: no memory", fn);
+		goto done;
+	}
+	for (int i = 0; i < k; i++)
+		memcpy(s + (size_t)i * k, rs->matrix + (size_t)src_idx[i] * k, (size_t)k);
+	st = gk_gf256_invert_matrix(k, s, d);
+	if (st != GK_OK) {
+		if (st == GK_ERR_SINGULAR)
+			gk_set_error(st, "%s: the rows of the shards present are singular", fn);
+		goto done;
+	}
+	for (int r = 0; r < nmiss; r++) {
+		const int t = miss_idx[r];
+		uint8_t *row = a + (size_t)r * k;
+		if (t < k) {
+			memcpy(row, d + (size_t)t * k, (size_t)k);
+			continue;
+		}
+		const uint8_t *mt = rs->matrix + (size_t)t * k;
+		for (int j = 0; j < k; j++) {
+			uint8_t v = 0;
+			for (int l = 0; l < k; l++)
+				v ^= gk_gf256_mul(mt[l], d[(size_t)l * k + j]);
+			row[j] = v;
+		}
+	}
+	dec->nmiss = nmiss;
+	for (int i = 0; i < k; i++)
+		dec->src_idx[i] = (uint8_t)src_idx[i];
+	for (int i = 0; i < nmiss; i++)
+		dec->miss_idx[i] = (uint8_t)miss_idx[i];
+	dec->a = a;
+	*out = dec;
+	dec = NULL;
+	a = NULL;
+done:
+	free(s);
+	free(d);
+	free(a);
+	free(dec);
+	return st;
+}
+
 static gk_status rs_reconstruct(const char *fn, const gk_context *ctx, const gk_rs *rs,
                                 int64_t len, uint8_t *const *shards, const uint8_t *present,
                                 int data_only)
@@ -216,38 +320,16 @@ static gk_status rs_reconstruct(const char *fn, const gk_context *ctx, const gk_
 		GK_RETURN_IF(shards[miss_idx[i]] == NULL, GK_ERR_NULL_POINTER,
 		             "%s: shards[%d] is NULL", fn, miss_idx[i]);
 
-	/* D = S^-1, S the rows of the shards used: data = D * sources. A missing
-	 * data shard t is row t of D; a missing parity shard t is M[t] * D. */
-	const size_t kk = (size_t)k * (size_t)k;
-	uint8_t *s = malloc(kk), *d = malloc(kk), *a = malloc((size_t)nmiss * (size_t)k);
+	/* The last call's decoder when the pattern is the same, else a new one. */
+	gk_rs *keep = (gk_rs *)rs; /* only its decoder slot changes */
+	rs_decoder *dec = atomic_exchange_explicit(&keep->dec, NULL, memory_order_acquire);
+	if (dec != NULL && !rs_decoder_fits(dec, k, nmiss, src_idx, miss_idx)) {
+		rs_decoder_free(dec);
+		dec = NULL;
+	}
+	if (dec == NULL)
+		GK_FORWARD(rs_decoder_make(fn, rs, nmiss, src_idx, miss_idx, &dec));
 	gk_status st = GK_OK;
-	if (s == NULL || d == NULL || a == NULL) {
-		st = gk_set_error(GK_ERR_NO_MEMORY, "%s: no memory", fn);
-		goto done;
-	}
-	for (int i = 0; i < k; i++)
-		memcpy(s + (size_t)i * k, rs->matrix + (size_t)src_idx[i] * k, (size_t)k);
-	st = gk_gf256_invert_matrix(k, s, d);
-	if (st != GK_OK) {
-		if (st == GK_ERR_SINGULAR)
-			gk_set_error(st, "%s: the rows of the shards present are singular", fn);
-		goto done;
-	}
-	for (int r = 0; r < nmiss; r++) {
-		const int t = miss_idx[r];
-		uint8_t *row = a + (size_t)r * k;
-		if (t < k) {
-			memcpy(row, d + (size_t)t * k, (size_t)k);
-			continue;
-		}
-		const uint8_t *mt = rs->matrix + (size_t)t * k;
-		for (int j = 0; j < k; j++) {
-			uint8_t v = 0;
-			for (int l = 0; l < k; l++)
-				v ^= gk_gf256_mul(mt[l], d[(size_t)l * k + j]);
-			row[j] = v;
-		}
-	}
 	if (len > 0) {
 		const uint8_t *src[256];
 		uint8_t *dst[256];
@@ -255,20 +337,20 @@ static gk_status rs_reconstruct(const char *fn, const gk_context *ctx, const gk_
 			src[i] = shards[src_idx[i]];
 		for (int i = 0; i < nmiss; i++)
 			dst[i] = shards[miss_idx[i]];
-		gk_gf256_plan p;
-		if (cuda)
-			st = gk_gf256_cuda_host_run(ctx->device, threads, nmiss, len, k, a, k, src, dst);
-		else
-			st = gk_gf256_plan_init(&p, NULL, -1, nmiss, k, a, k);
-		if (st == GK_OK && !cuda) {
-			gk_gf256_plan_run(&p, len, src, dst, 0, threads);
-			gk_gf256_plan_free(&p);
+		if (cuda) {
+			st = gk_gf256_cuda_host_run(ctx->device, threads, nmiss, len, k, dec->a, k, src,
+			                            dst);
+		} else {
+			if (dec->plan.coef == NULL)
+				st = gk_gf256_plan_init(&dec->plan, NULL, -1, nmiss, k, dec->a, k);
+			if (st == GK_OK)
+				gk_gf256_plan_run(&dec->plan, len, src, dst, 0, threads);
 		}
 	}
-done:
-	free(s);
-	free(d);
-	free(a);
+	rs_decoder *none = NULL;
+	if (!atomic_compare_exchange_strong_explicit(&keep->dec, &none, dec, memory_order_release,
+	                                             memory_order_relaxed))
+		rs_decoder_free(dec); /* another call put its decoder back first */
 	return st;
 }
 

@@ -30,11 +30,15 @@
 #define VEC 32
 /* Rows at least GK_GF256_PF_MIN long stream from L3 or memory: there each
  * input is also requested GK_GF256_PF_AHEAD bytes ahead of the 64 in work
- * (10+4 and 12+4 on 1 MiB rows: 10-20% faster on a Zen 3 core). Shorter
- * rows do without: the requests take load slots, 2-5% of the time of rows
- * in L1, no difference measurable on 64 KiB rows. */
+ * (10+4 and 12+4 on 1 MiB rows: 10-20% faster on a Zen 3 core), half as far
+ * for one or two output rows (the decode of two lost shards: 10+4 and 12+4
+ * 1.09-1.10x on a Zen 5 core against 512, 4+2 and 6+3 1.02x; 1024 and
+ * 2048 were slower). Shorter rows do without: the requests take load
+ * slots, 2-5% of the time of rows in L1, no difference measurable on
+ * 64 KiB rows. */
 #define GK_GF256_PF_MIN (256 * 1024)
 #define GK_GF256_PF_AHEAD 512
+#define GK_GF256_PF_AHEAD_FEW 256
 
 /* Keeps v in a register at this point of the program: a scheduling fence
  * for the compiler only, no instruction. */
@@ -68,6 +72,7 @@ dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
          const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
 {
 	const int64_t tstride = k * GK_GF256_TBL_BYTES;
+	const int64_t ahead = rows <= 2 ? GK_GF256_PF_AHEAD_FEW : GK_GF256_PF_AHEAD;
 	const __m256i mask = _mm256_set1_epi8(0x0f);
 	const int nt = gk_gf256_streams(rows, dst, off, acc);
 	acc &= GK_GF256_ACC;
@@ -87,7 +92,7 @@ dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
 			for (int64_t j = 0; j < k; j++, t += GK_GF256_TBL_BYTES) {
 				const uint8_t *p = src[j] + i;
 				if (pf)
-					_mm_prefetch((const char *)(p + GK_GF256_PF_AHEAD), _MM_HINT_T0);
+					_mm_prefetch((const char *)(p + ahead), _MM_HINT_T0);
 				const __m256i x0 = _mm256_loadu_si256((const __m256i *)p);
 				const __m256i x1 = _mm256_loadu_si256((const __m256i *)(p + VEC));
 				const __m256i lo0 = _mm256_and_si256(x0, mask);

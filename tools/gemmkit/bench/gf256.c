@@ -18,9 +18,11 @@
  * Encode: gemmkit is gk_rs_encode_ex with a context of T threads; ISA-L is
  * ec_encode_data, its tables made once, outside the timing.
  * Decode: data shards 0 and 1 lost, rebuilt from the first k survivors,
- * timed with the inversion of the surviving k x k submatrix: gemmkit
- * gk_rs_reconstruct_ex (data shards only), ISA-L gf_invert_matrix +
- * ec_init_tables + ec_encode_data.
+ * call after call with the same erasure pattern, as in the rebuild of many
+ * stripes: gemmkit gk_rs_reconstruct_ex (data shards only; the gk_rs keeps
+ * the decoder of its last pattern, so only the first call inverts), ISA-L
+ * ec_encode_data with the tables of the inverse (gf_invert_matrix +
+ * ec_init_tables), made once per case before the timing.
  * ISA-L is single-threaded: with T threads, T pthreads (pool.c) each run
  * ec_encode_data on 1/T of the columns (bytes) of every shard.
  */
@@ -50,6 +52,7 @@ typedef struct gf_case {
 	uint8_t **ours_shards;      /* for gk_rs_reconstruct_ex: rebuilt, then the rest */
 	uint8_t *present;
 	uint8_t *tables, *dec_tables; /* ISA-L's */
+	int dec_ok;                   /* dec_tables made (the survivors' rows inverted) */
 	bench_pool pool;
 } gf_case;
 
@@ -119,16 +122,10 @@ static int isal_run(bench_contender *c, void *cell)
 		bench_pool_run(&x->pool, isal_job_run, &j);
 		return 0;
 	}
-	/* The survivors are shards GF_LOST .. GF_LOST + k - 1; the lost shards
-	 * are the first GF_LOST rows of the inverse of their rows. */
-	uint8_t sub[256 * 256], inv[256 * 256];
-	for (int r = 0; r < x->k; r++)
-		memcpy(sub + (size_t)r * x->k, x->mat + (size_t)(GF_LOST + r) * x->k, (size_t)x->k);
-	if (L->invert(sub, inv, x->k) != 0) {
+	if (!x->dec_ok) {
 		snprintf(c->why, sizeof c->why, "gf_invert_matrix found the survivors' matrix singular");
 		return BENCH_FAIL;
 	}
-	L->init_tables(x->k, GF_LOST, inv, x->dec_tables);
 	isal_job j = {L, (int)x->size, x->k, GF_LOST, x->dec_tables, x->shard + GF_LOST, x->rebuilt[GF_ISAL]};
 	bench_pool_run(&x->pool, isal_job_run, &j);
 	return 0;
@@ -248,6 +245,18 @@ static int case_init(gf_case *x, gf_run *g, int k, int m, int64_t size, int thre
 		x->tables = alloc64((size_t)32 * k * m);
 		x->dec_tables = alloc64((size_t)32 * k * GF_LOST);
 		g->isal.init_tables(k, m, x->mat + (size_t)k * k, x->tables);
+		/* The decode tables, once per case as for a rebuild of many stripes
+		 * with one erasure pattern: the survivors are shards GF_LOST ..
+		 * GF_LOST + k - 1, the lost shards the first GF_LOST rows of the
+		 * inverse of their rows. */
+		uint8_t *sub = alloc64((size_t)k * k), *inv = alloc64((size_t)k * k);
+		for (int r = 0; r < k; r++)
+			memcpy(sub + (size_t)r * k, x->mat + (size_t)(GF_LOST + r) * k, (size_t)k);
+		x->dec_ok = g->isal.invert(sub, inv, k) == 0;
+		if (x->dec_ok)
+			g->isal.init_tables(k, GF_LOST, inv, x->dec_tables);
+		free(sub);
+		free(inv);
 		uint8_t *cauchy = alloc64((size_t)n * k);
 		g->isal.gen_cauchy1(cauchy, n, k);
 		if (memcmp(cauchy, x->mat, (size_t)n * k) != 0)

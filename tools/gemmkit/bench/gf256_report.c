@@ -78,8 +78,9 @@ static void write_meta(const gf_run *g, bench_report *rep)
 	fprintf(f, "throughput: GB/s = k * shard_bytes / seconds per call / 1e9\n"
 	           "encode: gemmkit gk_rs_encode_ex (context with T threads) vs ISA-L ec_encode_data (tables made "
 	           "once, untimed)\n"
-	           "decode: %d lost data shards rebuilt from the next k shards; timed with the k x k inversion "
-	           "(gk_rs_reconstruct_ex / gf_invert_matrix + ec_init_tables + ec_encode_data)\n"
+	           "decode: %d lost data shards rebuilt from the next k shards, call after call with the same "
+	           "erasure pattern (gk_rs_reconstruct_ex, whose gk_rs keeps the decoder of its last pattern / "
+	           "ec_encode_data with the tables of gf_invert_matrix + ec_init_tables, made once, untimed)\n"
 	           "threads: ISA-L runs T pthreads, each on 1/T of every shard's bytes\n"
 	           "verification: each side's parity == the parity computed one GF(2^8) product at a time, byte for "
 	           "byte; each decode == the lost data\n", GF_LOST);
@@ -127,7 +128,7 @@ static void plot(const gf_run *g, bench_report *rep)
 	           "set title 'encode'\n"
 	           "plot 'gf256.dat' index 0 using 2:xtic(1) title columnheader(2), '' index 0 using 3 title "
 	           "columnheader(3)\n"
-	           "set title 'decode (2 lost data shards, inversion included)'\n"
+	           "set title 'decode (2 lost data shards, one erasure pattern)'\n"
 	           "plot 'gf256.dat' index 1 using 2:xtic(1) title columnheader(2), '' index 1 using 3 title "
 	           "columnheader(3)\n"
 	           "unset multiplot\n");
@@ -142,7 +143,9 @@ void gf256_report(gf_run *g, bench_report *rep)
 	bench_md_header(rep, f);
 	fprintf(f, "\n- GF(2^8) Reed-Solomon, GB/s of data (k x shard bytes / time), median of %lld rounds "
 	           "(interleaved with 1 thread; each side in a row with more, after a %g s pause); decode rebuilds "
-	           "%d lost data shards, the matrix inversion included. \"ERR\": wrong result, \"n/a\": not run.\n",
+	           "%d lost data shards, call after call with one erasure pattern (its inverse made once: in "
+	           "gemmkit's first call, which keeps it, and before the timing for ISA-L). \"ERR\": wrong result, "
+	           "\"n/a\": not run.\n",
 	        (long long)g->eng.reps, g->eng.settle_s, GF_LOST);
 	fprintf(f, "- gemmkit's GF(2^8) kernels: %s\n", gk_gf256_kernel_name());
 	if (g->isal.handle)
