@@ -7,7 +7,10 @@
  *    shape up to MU x NU, A by rows, by columns and strided, beta = 0 over
  *    NaN, alpha and beta other than 0 and 1; elementwise against a long
  *    double sum; nothing outside the tile written; and, on packed slivers,
- *    the same bits as the packed kernel (the driver relies on it).
+ *    the same bits as the packed kernel (the driver relies on it). The
+ *    AVX-512 kernels both with and without the row-pair tiles (whichever
+ *    this CPU's table holds), and the two bit for bit on the tiles where
+ *    they differ.
  *  - Through the public API, against the long-double reference with
  *    gkc_gemm_bound: M and N in 1..17 with K up to 3e5 (the depth split
  *    among threads), small cubes, 64 x 1000 x 1000 and 1000 x 1000 x 64 on
@@ -26,6 +29,7 @@
 #include <string.h>
 #include "gk_internal.h"
 #include "test_util.h"
+#include "../src/cpu/avx512/kernels_avx512.h"
 
 #define GEMM_FACTOR 2.0
 #define SAMPLE_ROWS 6
@@ -214,6 +218,56 @@ static void test_ukr(const gk_kernels *t, unsigned dt, tu_rng *r)
 	static const int64_t ks[] = {1, 3, 4, 5, 17, 64, 301};
 	for (int i = 0; i < 7; i++)
 		ukr_same_bits(t, dt, ks[i], ab[i % 5][0], ab[i % 5][1], r);
+}
+
+/* The AVX-512 unpacked kernels with and without row pairs (the table holds
+ * one of them, chosen by the CPU): every tile they compute differently,
+ * against the reference, and the two bit for bit. */
+static void test_ukr_pairs(const gk_kernels *t, tu_rng *r)
+{
+	gk_kernels on = *t, off = *t;
+	on.gemm_u_f32 = gk_gemm_u_f32_avx512_6x64p;
+	on.gemm_u_f64 = gk_gemm_u_f64_avx512_6x32p;
+	off.gemm_u_f32 = gk_gemm_u_f32_avx512_6x64;
+	off.gemm_u_f64 = gk_gemm_u_f64_avx512_6x32;
+	static const int64_t ks[] = {GK_GEMM_U_PAIRS_MIN_K, 33, 40, 47, 64, 100, 257, 300};
+	int c = 0;
+	for (int d = 0; d < 2; d++) {
+		const unsigned dt = d == 0 ? GK_DTYPE_F32 : GK_DTYPE_F64;
+		const int64_t half = (d == 0 ? t->gemm_u_f32_vw : t->gemm_u_f64_vw) / 2;
+		for (int64_t nv = 1; nv <= half; nv++)
+			for (int64_t mv = 2; mv <= GK_GEMM_U_MAX_ROWS_1V; mv++, c++)
+				ukr_case(&on, dt, mv, nv, ks[c % 8], c % 3, c % 4 ? 1.0 : -0.75,
+				         c % 5 ? 0.0 : 0.5, r);
+	}
+	const size_t n = 16 * 8 * 300 + 16 * 24 + 64;
+	float *a = xmalloc(n * 8), *b = xmalloc(n * 8), *c1 = xmalloc(16 * 24 * 8), *c2 = xmalloc(16 * 24 * 8);
+	int same = 1;
+	for (int q = 0; q < 24 && same; q++) {
+		const unsigned dt = q % 2 ? GK_DTYPE_F64 : GK_DTYPE_F32;
+		const int64_t mv = 2 + q % 15, nv = 1 + q % (dt == GK_DTYPE_F32 ? 8 : 4);
+		const int64_t k = ks[q % 8], rs_a = q % 3 == 1 ? 1 : k + 1, cs_a = q % 3 == 1 ? mv : 1;
+		fill(dt, a, n, r);
+		fill(dt, b, n, r);
+		fill(dt, c1, 16 * 24, r);
+		memcpy(c2, c1, 16 * 24 * esize(dt));
+		if (dt == GK_DTYPE_F32) {
+			on.gemm_u_f32(mv, nv, k, 1.5f, a, rs_a, cs_a, b, 9, -1.0f, c1, 24);
+			off.gemm_u_f32(mv, nv, k, 1.5f, a, rs_a, cs_a, b, 9, -1.0f, c2, 24);
+		} else {
+			on.gemm_u_f64(mv, nv, k, 1.5, (double *)a, rs_a, cs_a, (double *)b, 5, -1.0,
+			              (double *)c1, 24);
+			off.gemm_u_f64(mv, nv, k, 1.5, (double *)a, rs_a, cs_a, (double *)b, 5, -1.0,
+			               (double *)c2, 24);
+		}
+		same = memcmp(c1, c2, 16 * 24 * esize(dt)) == 0;
+		TU_CHECK(same, "avx512 gemm_u_%s %lldx%lld k=%lld: row pairs and one-row tiles differ",
+		         dt == GK_DTYPE_F32 ? "f32" : "f64", (long long)mv, (long long)nv, (long long)k);
+	}
+	free(a);
+	free(b);
+	free(c1);
+	free(c2);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -555,6 +609,8 @@ int main(void)
 		       t->gemm_u_f64_nr, t->gemm_u_f64_vw);
 		test_ukr(t, GK_DTYPE_F32, &r);
 		test_ukr(t, GK_DTYPE_F64, &r);
+		if (strcmp(t->name, "avx512") == 0)
+			test_ukr_pairs(t, &r);
 	}
 	printf("kernel set in use: %s\n", gk_kernels_active()->name);
 	for (int d = 0; d < 2; d++) {

@@ -61,6 +61,19 @@ int gk_cpu_intel(void)
 	return b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu;
 }
 
+int gk_cpu_amd_family(void)
+{
+	uint32_t a, b, c, d;
+	/* "AuthenticAMD" in EBX, EDX, ECX */
+	if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541u || d != 0x69746e65u ||
+	    c != 0x444d4163u)
+		return 0;
+	__cpuid(1, a, b, c, d);
+	/* The base family, plus the extended one when the base is 0xF. */
+	const uint32_t base = (a >> 8) & 0xf;
+	return (int)(base == 0xf ? base + ((a >> 20) & 0xff) : base);
+}
+
 void gk_cpu_brand(char *buf, size_t len)
 {
 	uint32_t regs[12], max_ext, b, c, d;
@@ -89,6 +102,11 @@ static uint64_t detect(void)
 }
 
 int gk_cpu_intel(void)
+{
+	return 0;
+}
+
+int gk_cpu_amd_family(void)
 {
 	return 0;
 }

@@ -182,6 +182,9 @@ GK_HIDDEN void gk_cpu_brand(char *buf, size_t len);
 /* Whether the CPU is Intel's (CPUID vendor GenuineIntel): for the tuning
  * choices measured to differ between vendors. */
 GK_HIDDEN int gk_cpu_intel(void);
+/* The CPU family of an AMD processor (0x17 Zen 1-2, 0x19 Zen 3-4, 0x1A
+ * Zen 5), 0 for any other vendor. */
+GK_HIDDEN int gk_cpu_amd_family(void);
 GK_HIDDEN void gk_cpu_feature_string(uint64_t f, char *buf, size_t len);
 
 /* CUDA (src/cuda/cuda_info.cu, or its stub when built without CUDA). */

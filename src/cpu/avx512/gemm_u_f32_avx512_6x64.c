@@ -167,10 +167,11 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 #define UMASK __mmask16
 #include "gemm_u_tiles_avx512.h"
 
-void gk_gemm_u_f32_avx512_6x64(int64_t mv, int64_t nv, int64_t k, float alpha,
-                               const float *restrict a, int64_t rs_a, int64_t cs_a,
-                               const float *restrict b, int64_t rs_b, float beta,
-                               float *restrict c, int64_t rs_c)
+static inline __attribute__((always_inline)) void
+u_kernel(const int pairs, int64_t mv, int64_t nv, int64_t k, float alpha,
+         const float *restrict a, int64_t rs_a, int64_t cs_a,
+         const float *restrict b, int64_t rs_b, float beta,
+         float *restrict c, int64_t rs_c)
 {
 	/* nvec vectors, the last one holding the last w columns: a half vector
 	 * when w <= 8. */
@@ -180,6 +181,11 @@ void gk_gemm_u_f32_avx512_6x64(int64_t mv, int64_t nv, int64_t k, float alpha,
 	const __mmask8 mh = (__mmask8)((1u << w) - 1);
 	switch (nvec) {
 	case 1:
+		if (pairs && half && mv >= 2 && k >= GK_GEMM_U_PAIRS_MIN_K) {
+			gk_gemm_u_pairs_f32_avx512(mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c,
+			                           rs_c);
+			break;
+		}
 		switch (mv) { ROWS16(1); default: break; }
 		break;
 	case 2:
@@ -192,4 +198,22 @@ void gk_gemm_u_f32_avx512_6x64(int64_t mv, int64_t nv, int64_t k, float alpha,
 		switch (mv) { ROWS6(4); default: break; }
 		break;
 	}
+}
+
+void gk_gemm_u_f32_avx512_6x64(int64_t mv, int64_t nv, int64_t k, float alpha,
+                               const float *restrict a, int64_t rs_a, int64_t cs_a,
+                               const float *restrict b, int64_t rs_b, float beta,
+                               float *restrict c, int64_t rs_c)
+{
+	u_kernel(0, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
+}
+
+/* The same with the tiles of at most half a vector of columns as row pairs
+ * (gemm_u_pairs_avx512.c): the table's choice on AMD Zen 5 and later. */
+void gk_gemm_u_f32_avx512_6x64p(int64_t mv, int64_t nv, int64_t k, float alpha,
+                                const float *restrict a, int64_t rs_a, int64_t cs_a,
+                                const float *restrict b, int64_t rs_b, float beta,
+                                float *restrict c, int64_t rs_c)
+{
+	u_kernel(1, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
 }

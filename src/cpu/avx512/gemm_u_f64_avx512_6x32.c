@@ -165,10 +165,11 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 #define UMASK __mmask8
 #include "gemm_u_tiles_avx512.h"
 
-void gk_gemm_u_f64_avx512_6x32(int64_t mv, int64_t nv, int64_t k, double alpha,
-                               const double *restrict a, int64_t rs_a, int64_t cs_a,
-                               const double *restrict b, int64_t rs_b, double beta,
-                               double *restrict c, int64_t rs_c)
+static inline __attribute__((always_inline)) void
+u_kernel(const int pairs, int64_t mv, int64_t nv, int64_t k, double alpha,
+         const double *restrict a, int64_t rs_a, int64_t cs_a,
+         const double *restrict b, int64_t rs_b, double beta,
+         double *restrict c, int64_t rs_c)
 {
 	/* nvec vectors, the last one holding the last w columns: a half vector
 	 * when w <= 4. */
@@ -178,6 +179,11 @@ void gk_gemm_u_f64_avx512_6x32(int64_t mv, int64_t nv, int64_t k, double alpha,
 	const __mmask8 mh = (__mmask8)((1u << w) - 1);
 	switch (nvec) {
 	case 1:
+		if (pairs && half && mv >= 2 && k >= GK_GEMM_U_PAIRS_MIN_K) {
+			gk_gemm_u_pairs_f64_avx512(mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c,
+			                           rs_c);
+			break;
+		}
 		switch (mv) { ROWS16(1); default: break; }
 		break;
 	case 2:
@@ -190,4 +196,22 @@ void gk_gemm_u_f64_avx512_6x32(int64_t mv, int64_t nv, int64_t k, double alpha,
 		switch (mv) { ROWS6(4); default: break; }
 		break;
 	}
+}
+
+void gk_gemm_u_f64_avx512_6x32(int64_t mv, int64_t nv, int64_t k, double alpha,
+                               const double *restrict a, int64_t rs_a, int64_t cs_a,
+                               const double *restrict b, int64_t rs_b, double beta,
+                               double *restrict c, int64_t rs_c)
+{
+	u_kernel(0, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
+}
+
+/* The same with the tiles of at most half a vector of columns as row pairs
+ * (gemm_u_pairs_avx512.c): the table's choice on AMD Zen 5 and later. */
+void gk_gemm_u_f64_avx512_6x32p(int64_t mv, int64_t nv, int64_t k, double alpha,
+                                const double *restrict a, int64_t rs_a, int64_t cs_a,
+                                const double *restrict b, int64_t rs_b, double beta,
+                                double *restrict c, int64_t rs_c)
+{
+	u_kernel(1, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
 }

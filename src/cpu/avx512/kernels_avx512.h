@@ -41,6 +41,31 @@ void gk_gemm_u_f64_avx512_6x32(int64_t mv, int64_t nv, int64_t k, double alpha,
                                const double *restrict a, int64_t rs_a, int64_t cs_a,
                                const double *restrict b, int64_t rs_b, double beta,
                                double *restrict c, int64_t rs_c);
+/* The same kernels with the tiles of at most half a vector of columns (and
+ * 2 to 16 rows) computed as row pairs by the kernels below: the table's
+ * choice on AMD Zen 5 and later (table_avx512.c). */
+void gk_gemm_u_f32_avx512_6x64p(int64_t mv, int64_t nv, int64_t k, float alpha,
+                                const float *restrict a, int64_t rs_a, int64_t cs_a,
+                                const float *restrict b, int64_t rs_b, float beta,
+                                float *restrict c, int64_t rs_c);
+void gk_gemm_u_f64_avx512_6x32p(int64_t mv, int64_t nv, int64_t k, double alpha,
+                                const double *restrict a, int64_t rs_a, int64_t cs_a,
+                                const double *restrict b, int64_t rs_b, double beta,
+                                double *restrict c, int64_t rs_c);
+/* The depth from which the row pairs pay: below it, the one-row tiles
+ * (16 x 8 x 16 and x 24 floats: 0.90x as pairs on a Zen 5 core; x 32 the
+ * same, 1.15-1.37x from 64 on). */
+#define GK_GEMM_U_PAIRS_MIN_K 32
+/* Row pairs (gemm_u_pairs_avx512.c): 2 <= mv <= 16, 1 <= nv <= 8 floats or
+ * 4 doubles, otherwise the contract of gk_gemm_u_f32_fn / gk_gemm_u_f64_fn. */
+void gk_gemm_u_pairs_f32_avx512(int64_t mv, int64_t nv, int64_t k, float alpha,
+                                const float *restrict a, int64_t rs_a, int64_t cs_a,
+                                const float *restrict b, int64_t rs_b, float beta,
+                                float *restrict c, int64_t rs_c);
+void gk_gemm_u_pairs_f64_avx512(int64_t mv, int64_t nv, int64_t k, double alpha,
+                                const double *restrict a, int64_t rs_a, int64_t cs_a,
+                                const double *restrict b, int64_t rs_b, double beta,
+                                double *restrict c, int64_t rs_c);
 
 /* Tile kernels of the seed ladder (gk_unroll_*_fn, gk_regtile_*_fn). */
 void gk_unroll_f32_avx512_2x4(int64_t n, const float *restrict a, int64_t lda,
