@@ -210,6 +210,10 @@ typedef struct gk_kernels {
 	int gemm_u_f32_mr, gemm_u_f32_nr, gemm_u_f32_vw;
 	gk_gemm_u_f64_fn gemm_u_f64;
 	int gemm_u_f64_mr, gemm_u_f64_nr, gemm_u_f64_vw;
+	/* The unpacked kernels compute tiles of at most half a vector of
+	 * columns as row pairs (two rows in one vector): those keep all their
+	 * rows along a long k, where their accumulators are half as many. */
+	int gemm_u_half_pairs;
 	/* Tile kernels of the seed ladder; the shape is in the slot's name. */
 	gk_unroll_f32_fn unroll_2x4_f32;
 	gk_unroll_f64_fn unroll_2x4_f64;

@@ -67,6 +67,7 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	t->gemm_u_f32_nr = GK_GEMM_U_F32_AVX512_NR;
 	t->gemm_u_f32_vw = GK_GEMM_U_F32_AVX512_VW;
 	t->gemm_u_f64 = pairs ? check_gemm_u_f64p : check_gemm_u_f64;
+	t->gemm_u_half_pairs = pairs;
 	t->gemm_u_f64_mr = GK_GEMM_U_F64_AVX512_MR;
 	t->gemm_u_f64_nr = GK_GEMM_U_F64_AVX512_NR;
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_AVX512_VW;
