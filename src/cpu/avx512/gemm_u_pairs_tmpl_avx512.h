@@ -37,29 +37,15 @@ PFX(step_bcast)(const int MV, int p0, const T *restrict a, const T *restrict a8,
 		*acch = H_FMA(H_SET1(ROWP(MV - 1)[l]), V_LO(bl), *acch);
 }
 
-/*
- * The tile of MV rows (a constant after inlining, 2 <= MV <= 16). ROWA: A
- * by rows (cs_a == 1), where the first half of the pairs take their entries
- * of A by permutes of 2 x PW entries loaded once per PW steps, which
- * spares the load ports (the other half broadcast from memory, which spares
- * the shuffle units: half and half measured fastest); else every pair
- * broadcasts from memory.
- */
+/* The steps of k: blocks of PW steps (the first NPERM pairs by permutes;
+ * A by rows), then one by one. FULL: the tile is PW columns wide, so B's
+ * rows are broadcast straight from memory (a constant here: the caller
+ * branches once, not at every step). */
 static inline __attribute__((always_inline)) void
-PFX(pairs)(const int MV, const int ROWA, int64_t k, T alpha, const T *restrict a, int64_t rs_a,
-           int64_t cs_a, const T *restrict b, int64_t rs_b, T beta, T *restrict c, int64_t rs_c,
-           __mmask8 mh)
+PFX(steps)(const int MV, const int NPERM, const int FULL, int64_t k, const T *restrict a,
+           const T *restrict a8, int64_t rs_a, int64_t cs_a, const T *restrict b, int64_t rs_b,
+           __mmask8 mh, V *acc, H *acch)
 {
-	const int NP = MV / 2, NPERM = ROWA ? (NP + 1) / 2 : 0;
-	const int full = mh == (__mmask8)((1u << PW) - 1);
-	const T *restrict a8 = MV > 8 ? a + 8 * rs_a : a;
-	if (ROWA)
-		cs_a = 1;
-	V acc[8];
-	H acch = H_ZERO;
-#pragma GCC unroll 8
-	for (int p = 0; p < NP; p++)
-		acc[p] = V_ZERO;
 	int64_t l = 0;
 	if (NPERM > 0) {
 		const int pf = k >= PF_MIN_K;
@@ -75,19 +61,46 @@ PFX(pairs)(const int MV, const int ROWA, int64_t k, T alpha, const T *restrict a
 			for (int p = 0; p < NPERM; p++)
 				t[p] = V_JOIN(H_LOADU(ROWP(2 * p) + l), H_LOADU(ROWP(2 * p + 1) + l));
 #pragma GCC unroll 8
-			for (int q = 0; q < PW; q++) {
-				const V bl = PFX(b_row)(b + (l + q) * rs_b, full, mh);
+			for (int q = 0; q < PW; q++, b += rs_b) {
+				const V bl = PFX(b_row)(b, FULL, mh);
 #pragma GCC unroll 8
 				for (int p = 0; p < NPERM; p++)
 					acc[p] = V_FMA(V_PERM(IDX(q), t[p]), bl, acc[p]);
-				PFX(step_bcast)(MV, NPERM, a, a8, rs_a, l + q, bl, acc, &acch);
+				PFX(step_bcast)(MV, NPERM, a, a8, rs_a, l + q, bl, acc, acch);
 			}
 		}
 	}
 #pragma GCC unroll 1
-	for (; l < k; l++)
-		PFX(step_bcast)(MV, 0, a, a8, rs_a, l * cs_a, PFX(b_row)(b + l * rs_b, full, mh), acc,
-		                &acch);
+	for (; l < k; l++, b += rs_b)
+		PFX(step_bcast)(MV, 0, a, a8, rs_a, l * cs_a, PFX(b_row)(b, FULL, mh), acc, acch);
+}
+
+/*
+ * The tile of MV rows (a constant after inlining, 2 <= MV <= 16). ROWA: A
+ * by rows (cs_a == 1), where the first half of the pairs take their entries
+ * of A by permutes of 2 x PW entries loaded once per PW steps, which
+ * spares the load ports (the other half broadcast from memory, which spares
+ * the shuffle units: half and half measured fastest); else every pair
+ * broadcasts from memory.
+ */
+static inline __attribute__((always_inline)) void
+PFX(pairs)(const int MV, const int ROWA, int64_t k, T alpha, const T *restrict a, int64_t rs_a,
+           int64_t cs_a, const T *restrict b, int64_t rs_b, T beta, T *restrict c, int64_t rs_c,
+           __mmask8 mh)
+{
+	const int NP = MV / 2, NPERM = ROWA ? (NP + 1) / 2 : 0;
+	const T *restrict a8 = MV > 8 ? a + 8 * rs_a : a;
+	if (ROWA)
+		cs_a = 1;
+	V acc[8];
+	H acch = H_ZERO;
+#pragma GCC unroll 8
+	for (int p = 0; p < NP; p++)
+		acc[p] = V_ZERO;
+	if (mh == (__mmask8)((1u << PW) - 1))
+		PFX(steps)(MV, NPERM, 1, k, a, a8, rs_a, cs_a, b, rs_b, mh, acc, &acch);
+	else
+		PFX(steps)(MV, NPERM, 0, k, a, a8, rs_a, cs_a, b, rs_b, mh, acc, &acch);
 	/* Row by row as the one-row tiles of the 6 x NR kernel: times alpha
 	 * (the same product lane by lane on 512 bits), plus beta C. */
 	const V va = V_SET1(alpha);
