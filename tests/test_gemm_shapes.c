@@ -8,8 +8,8 @@
  *    NaN, alpha and beta other than 0 and 1; elementwise against a long
  *    double sum; nothing outside the tile written; and, on packed slivers,
  *    the same bits as the packed kernel (the driver relies on it). The
- *    AVX-512 kernels both with and without the row-pair tiles (whichever
- *    this CPU's table holds), and the two bit for bit on the tiles where
+ *    AVX-512 kernels with and without the row-pair and row-quad tiles
+ *    (whichever this CPU's table holds), bit for bit on the tiles where
  *    they differ.
  *  - Through the public API, against the long-double reference with
  *    gkc_gemm_bound: M and N in 1..17 with K up to 3e5 (the depth split
@@ -220,16 +220,18 @@ static void test_ukr(const gk_kernels *t, unsigned dt, tu_rng *r)
 		ukr_same_bits(t, dt, ks[i], ab[i % 5][0], ab[i % 5][1], r);
 }
 
-/* The AVX-512 unpacked kernels with and without row pairs (the table holds
- * one of them, chosen by the CPU): every tile they compute differently,
- * against the reference, and the two bit for bit. */
+/* The AVX-512 unpacked kernels with row pairs and quads, with quads only,
+ * and with neither (the table holds one of them, chosen by the CPU): every
+ * tile they compute differently, against the reference, and bit for bit. */
 static void test_ukr_pairs(const gk_kernels *t, tu_rng *r)
 {
-	gk_kernels on = *t, off = *t;
+	gk_kernels on = *t, off = *t, quads = *t;
 	on.gemm_u_f32 = gk_gemm_u_f32_avx512_6x64p;
 	on.gemm_u_f64 = gk_gemm_u_f64_avx512_6x32p;
 	off.gemm_u_f32 = gk_gemm_u_f32_avx512_6x64;
 	off.gemm_u_f64 = gk_gemm_u_f64_avx512_6x32;
+	quads.gemm_u_f32 = gk_gemm_u_f32_avx512_6x64q;
+	quads.gemm_u_f64 = gk_gemm_u_f64_avx512_6x32q;
 	static const int64_t ks[] = {GK_GEMM_U_PAIRS_MIN_K, 33, 40, 47, 64, 100, 257, 300};
 	int c = 0;
 	for (int d = 0; d < 2; d++) {
@@ -237,8 +239,8 @@ static void test_ukr_pairs(const gk_kernels *t, tu_rng *r)
 		const int64_t half = (d == 0 ? t->gemm_u_f32_vw : t->gemm_u_f64_vw) / 2;
 		for (int64_t nv = 1; nv <= half; nv++)
 			for (int64_t mv = 2; mv <= GK_GEMM_U_MAX_ROWS_1V; mv++, c++)
-				ukr_case(&on, dt, mv, nv, ks[c % 8], c % 3, c % 4 ? 1.0 : -0.75,
-				         c % 5 ? 0.0 : 0.5, r);
+				ukr_case(c % 2 ? &on : &quads, dt, mv, nv, ks[c % 8], c % 3,
+				         c % 4 ? 1.0 : -0.75, c % 5 ? 0.0 : 0.5, r);
 	}
 	const size_t n = 16 * 8 * 300 + 16 * 24 + 64;
 	float *a = xmalloc(n * 8), *b = xmalloc(n * 8), *c1 = xmalloc(16 * 24 * 8), *c2 = xmalloc(16 * 24 * 8);
@@ -251,18 +253,20 @@ static void test_ukr_pairs(const gk_kernels *t, tu_rng *r)
 		fill(dt, b, n, r);
 		fill(dt, c1, 16 * 24, r);
 		memcpy(c2, c1, 16 * 24 * esize(dt));
+		const gk_kernels *grouped = q % 3 == 2 ? &quads : &on;
 		if (dt == GK_DTYPE_F32) {
-			on.gemm_u_f32(mv, nv, k, 1.5f, a, rs_a, cs_a, b, 9, -1.0f, c1, 24);
+			grouped->gemm_u_f32(mv, nv, k, 1.5f, a, rs_a, cs_a, b, 9, -1.0f, c1, 24);
 			off.gemm_u_f32(mv, nv, k, 1.5f, a, rs_a, cs_a, b, 9, -1.0f, c2, 24);
 		} else {
-			on.gemm_u_f64(mv, nv, k, 1.5, (double *)a, rs_a, cs_a, (double *)b, 5, -1.0,
-			              (double *)c1, 24);
+			grouped->gemm_u_f64(mv, nv, k, 1.5, (double *)a, rs_a, cs_a, (double *)b, 5,
+			                    -1.0, (double *)c1, 24);
 			off.gemm_u_f64(mv, nv, k, 1.5, (double *)a, rs_a, cs_a, (double *)b, 5, -1.0,
 			               (double *)c2, 24);
 		}
 		same = memcmp(c1, c2, 16 * 24 * esize(dt)) == 0;
-		TU_CHECK(same, "avx512 gemm_u_%s %lldx%lld k=%lld: row pairs and one-row tiles differ",
-		         dt == GK_DTYPE_F32 ? "f32" : "f64", (long long)mv, (long long)nv, (long long)k);
+		TU_CHECK(same, "avx512 gemm_u_%s %lldx%lld k=%lld: row %s and one-row tiles differ",
+		         dt == GK_DTYPE_F32 ? "f32" : "f64", (long long)mv, (long long)nv, (long long)k,
+		         grouped == &quads ? "quads" : "pairs");
 	}
 	free(a);
 	free(b);

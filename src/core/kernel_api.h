@@ -210,10 +210,11 @@ typedef struct gk_kernels {
 	int gemm_u_f32_mr, gemm_u_f32_nr, gemm_u_f32_vw;
 	gk_gemm_u_f64_fn gemm_u_f64;
 	int gemm_u_f64_mr, gemm_u_f64_nr, gemm_u_f64_vw;
-	/* The unpacked kernels compute tiles of at most half a vector of
-	 * columns as row pairs (two rows in one vector): those keep all their
-	 * rows along a long k, where their accumulators are half as many. */
-	int gemm_u_half_pairs;
+	/* The unpacked kernels compute tiles of at most 1 / gemm_u_grouped of a
+	 * vector of columns with several rows in one vector (2: row pairs and
+	 * quads; 4: quads only; 0: none): those keep all their rows along a
+	 * long k, where their accumulators are fewer than their rows. */
+	int gemm_u_grouped;
 	/* Tile kernels of the seed ladder; the shape is in the slot's name. */
 	gk_unroll_f32_fn unroll_2x4_f32;
 	gk_unroll_f64_fn unroll_2x4_f64;

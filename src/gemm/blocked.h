@@ -58,8 +58,8 @@
  * (16 x 16 x 16 to 64 x 16 x 250 SGEMM 10-16% faster call by call on a Zen 5
  * core), but with A streaming along a long k sixteen rows of it were up to
  * 5% slower than eight (32 x 8 x 4000). Not tiles computed as row pairs
- * (gemm_u_half_pairs): eight rows are only four accumulators there, and
- * sixteen measured 1.38-1.50x faster along a long k. */
+ * or quads (gemm_u_grouped): eight rows are only four accumulators (two)
+ * there, and sixteen measured 1.38-1.50x faster along a long k. */
 #define GK_BLOCKED_ULONG_K 256
 
 /* Threads take tasks from a shared list (pool.h), GK_BLOCKED_TASKS per

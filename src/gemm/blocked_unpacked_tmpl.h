@@ -30,9 +30,9 @@ static inline int64_t GK_FN(urows)(const gk_kernels *kn, int64_t nv, int64_t k)
 	for (int64_t w = last.vw; w < nv; w += last.vw)
 		v++;
 	const int64_t r = last.rows[v];
-	/* Row pairs (kn->gemm_u_half_pairs) of 16 rows have 8 accumulators,
-	 * the least that covers the FMA latency: they keep them. */
-	if (kn->gemm_u_half_pairs && 2 * nv <= last.vw)
+	/* Row pairs of 16 rows have 8 accumulators, the least that covers the
+	 * FMA latency, quads 4: they keep all their rows (kn->gemm_u_grouped). */
+	if (kn->gemm_u_grouped > 0 && kn->gemm_u_grouped * nv <= last.vw)
 		return r;
 	return k >= GK_BLOCKED_ULONG_K && r > GK_GEMM_U_MAX_ROWS ? GK_GEMM_U_MAX_ROWS : r;
 }

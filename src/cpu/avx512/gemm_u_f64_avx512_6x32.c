@@ -166,7 +166,7 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 #include "gemm_u_tiles_avx512.h"
 
 static inline __attribute__((always_inline)) void
-u_kernel(const int pairs, int64_t mv, int64_t nv, int64_t k, double alpha,
+u_kernel(const int groups, int64_t mv, int64_t nv, int64_t k, double alpha,
          const double *restrict a, int64_t rs_a, int64_t cs_a,
          const double *restrict b, int64_t rs_b, double beta,
          double *restrict c, int64_t rs_c)
@@ -179,7 +179,10 @@ u_kernel(const int pairs, int64_t mv, int64_t nv, int64_t k, double alpha,
 	const __mmask8 mh = (__mmask8)((1u << w) - 1);
 	switch (nvec) {
 	case 1:
-		if (pairs && half && mv >= 2 && k >= GK_GEMM_U_PAIRS_MIN_K) {
+		/* groups: 2, tiles of at most half a vector as row pairs (and
+		 * quads); 4, only those of at most a quarter, as quads. */
+		if (groups && groups * nv <= VW && mv >= (groups == 2 ? 2 : 4) &&
+		    k >= GK_GEMM_U_PAIRS_MIN_K) {
 			gk_gemm_u_pairs_f64_avx512(mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c,
 			                           rs_c);
 			break;
@@ -206,12 +209,23 @@ void gk_gemm_u_f64_avx512_6x32(int64_t mv, int64_t nv, int64_t k, double alpha,
 	u_kernel(0, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
 }
 
-/* The same with the tiles of at most half a vector of columns as row pairs
- * (gemm_u_pairs_avx512.c): the table's choice on AMD Zen 5 and later. */
+/* The same with the tiles of at most half a vector of columns as row pairs,
+ * those of at most a quarter as row quads (gemm_u_pairs_avx512.c): the
+ * table's choice on AMD Zen 5 and later. */
 void gk_gemm_u_f64_avx512_6x32p(int64_t mv, int64_t nv, int64_t k, double alpha,
                                 const double *restrict a, int64_t rs_a, int64_t cs_a,
                                 const double *restrict b, int64_t rs_b, double beta,
                                 double *restrict c, int64_t rs_c)
 {
-	u_kernel(1, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
+	u_kernel(2, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
+}
+
+/* The same with only the tiles of at most a quarter of a vector as row
+ * quads: the table's choice on Intel CPUs. */
+void gk_gemm_u_f64_avx512_6x32q(int64_t mv, int64_t nv, int64_t k, double alpha,
+                                const double *restrict a, int64_t rs_a, int64_t cs_a,
+                                const double *restrict b, int64_t rs_b, double beta,
+                                double *restrict c, int64_t rs_c)
+{
+	u_kernel(4, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
 }

@@ -42,13 +42,23 @@ void gk_gemm_u_f64_avx512_6x32(int64_t mv, int64_t nv, int64_t k, double alpha,
                                const double *restrict b, int64_t rs_b, double beta,
                                double *restrict c, int64_t rs_c);
 /* The same kernels with the tiles of at most half a vector of columns (and
- * 2 to 16 rows) computed as row pairs by the kernels below: the table's
- * choice on AMD Zen 5 and later (table_avx512.c). */
+ * 2 to 16 rows) computed as row pairs or quads by the kernels below: the
+ * table's choice on AMD Zen 5 and later (table_avx512.c). */
 void gk_gemm_u_f32_avx512_6x64p(int64_t mv, int64_t nv, int64_t k, float alpha,
                                 const float *restrict a, int64_t rs_a, int64_t cs_a,
                                 const float *restrict b, int64_t rs_b, float beta,
                                 float *restrict c, int64_t rs_c);
 void gk_gemm_u_f64_avx512_6x32p(int64_t mv, int64_t nv, int64_t k, double alpha,
+                                const double *restrict a, int64_t rs_a, int64_t cs_a,
+                                const double *restrict b, int64_t rs_b, double beta,
+                                double *restrict c, int64_t rs_c);
+/* ... and with only the tiles of at most a quarter of a vector (4 floats, 2
+ * doubles; 4 to 16 rows) as row quads: the table's choice on Intel. */
+void gk_gemm_u_f32_avx512_6x64q(int64_t mv, int64_t nv, int64_t k, float alpha,
+                                const float *restrict a, int64_t rs_a, int64_t cs_a,
+                                const float *restrict b, int64_t rs_b, float beta,
+                                float *restrict c, int64_t rs_c);
+void gk_gemm_u_f64_avx512_6x32q(int64_t mv, int64_t nv, int64_t k, double alpha,
                                 const double *restrict a, int64_t rs_a, int64_t cs_a,
                                 const double *restrict b, int64_t rs_b, double beta,
                                 double *restrict c, int64_t rs_c);

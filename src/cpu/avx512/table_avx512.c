@@ -1,4 +1,6 @@
 /* table_avx512.c - the AVX2 table with the AVX-512 kernels put in. */
+#include <stdlib.h>
+#include <string.h>
 #include "gk_internal.h"
 #include "kernel_api.h"
 #include "kernels_avx512.h"
@@ -15,23 +17,8 @@ static const gk_gemm_u_f32_fn check_gemm_u_f32 = gk_gemm_u_f32_avx512_6x64;
 static const gk_gemm_u_f64_fn check_gemm_u_f64 = gk_gemm_u_f64_avx512_6x32;
 static const gk_gemm_u_f32_fn check_gemm_u_f32p = gk_gemm_u_f32_avx512_6x64p;
 static const gk_gemm_u_f64_fn check_gemm_u_f64p = gk_gemm_u_f64_avx512_6x32p;
-
-/* Whether the unpacked kernels compute tiles of at most half a vector of
- * columns as row pairs (gemm_u_pairs_avx512.c), as GK_GEMM_PAIRS=0 or 1
- * says, else on AMD from Zen 5 on: 1.1-1.36x there on products 8 floats or
- * 4 doubles wide; 0.75-0.96x on an Intel Xeon of the Sapphire Rapids
- * class; Zen 4 splits 512-bit operations in two halves, so the pairs save
- * nothing there. */
-static int zen5_or_later(void)
-{
-	return gk_cpu_amd_family() >= 0x1a;
-}
-
-static int pairs_wanted(void)
-{
-	static int cached = -1;
-	return gk_env_switch("GK_GEMM_PAIRS", &cached, zen5_or_later);
-}
+static const gk_gemm_u_f32_fn check_gemm_u_f32q = gk_gemm_u_f32_avx512_6x64q;
+static const gk_gemm_u_f64_fn check_gemm_u_f64q = gk_gemm_u_f64_avx512_6x32q;
 static const gk_unroll_f32_fn check_unroll_f32 = gk_unroll_f32_avx512_2x4;
 static const gk_unroll_f64_fn check_unroll_f64 = gk_unroll_f64_avx512_2x4;
 static const gk_regtile_f32_fn check_regtile_6x64 = gk_regtile_f32_avx512_6x64;
@@ -41,6 +28,29 @@ static const gk_gf256_dot_fn check_gf_dot[GK_GF256_MAX_ROWS + 1] = {
 	0, gk_gf256_dot1_avx512, gk_gf256_dot2_avx512, gk_gf256_dot3_avx512,
 	gk_gf256_dot4_avx512, gk_gf256_dot5_avx512, gk_gf256_dot6_avx512,
 };
+
+/* How the unpacked kernels compute tiles of few columns
+ * (gemm_u_pairs_avx512.c): 2, those of at most half a vector as row pairs
+ * and of a quarter as row quads, on AMD from Zen 5 on (1.1-1.5x on products
+ * 8 floats or 4 doubles wide, 1.16-1.36x more on 4 and 2 with quads); 4,
+ * only the quarter-wide ones as quads, on Intel (quads 1.02-1.69x on a
+ * Xeon of the Sapphire Rapids class, pairs 0.75-0.96x there); 0 elsewhere
+ * (Zen 4 splits 512-bit operations in two halves: nothing to gain).
+ * GK_GEMM_PAIRS=0 turns both off, 1 both on. */
+static int grouped_rule(void)
+{
+	return gk_cpu_amd_family() >= 0x1a ? 2 : gk_cpu_intel() ? 4 : 0;
+}
+
+static int grouped(void)
+{
+	const char *s = getenv("GK_GEMM_PAIRS");
+	if (s != NULL && strcmp(s, "0") == 0)
+		return 0;
+	if (s != NULL && strcmp(s, "1") == 0)
+		return 2;
+	return grouped_rule();
+}
 
 void gk_kernels_init_avx512(gk_kernels *t)
 {
@@ -61,13 +71,13 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	t->gemm_pf_f32 = check_gemm_pf_f32;
 	t->gemm_pf_f64 = check_gemm_pf_f64;
 	t->gemm_pf_next_c = 1;
-	const int pairs = pairs_wanted();
-	t->gemm_u_f32 = pairs ? check_gemm_u_f32p : check_gemm_u_f32;
+	const int g = grouped();
+	t->gemm_u_f32 = g == 2 ? check_gemm_u_f32p : g == 4 ? check_gemm_u_f32q : check_gemm_u_f32;
 	t->gemm_u_f32_mr = GK_GEMM_U_F32_AVX512_MR;
 	t->gemm_u_f32_nr = GK_GEMM_U_F32_AVX512_NR;
 	t->gemm_u_f32_vw = GK_GEMM_U_F32_AVX512_VW;
-	t->gemm_u_f64 = pairs ? check_gemm_u_f64p : check_gemm_u_f64;
-	t->gemm_u_half_pairs = pairs;
+	t->gemm_u_f64 = g == 2 ? check_gemm_u_f64p : g == 4 ? check_gemm_u_f64q : check_gemm_u_f64;
+	t->gemm_u_grouped = g;
 	t->gemm_u_f64_mr = GK_GEMM_U_F64_AVX512_MR;
 	t->gemm_u_f64_nr = GK_GEMM_U_F64_AVX512_NR;
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_AVX512_VW;
