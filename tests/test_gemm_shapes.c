@@ -1,16 +1,9 @@
 /*
  * test_gemm_shapes.c - small, skinny and lopsided shapes through "auto"
- * (cpu.blocked), the unpacked microkernels behind them, and the
- * reproducibility rules of docs/ARCHITECTURE.md ("Determinism").
+ * (cpu.blocked), and the reproducibility rules of docs/ARCHITECTURE.md
+ * ("Determinism"); the unpacked microkernels behind them are tested in
+ * isolation by test_gemm_unpacked.c.
  *
- *  - Unpacked kernels of every table this CPU runs, in isolation: every tile
- *    shape up to MU x NU, A by rows, by columns and strided, beta = 0 over
- *    NaN, alpha and beta other than 0 and 1; elementwise against a long
- *    double sum; nothing outside the tile written; and, on packed slivers,
- *    the same bits as the packed kernel (the driver relies on it). The
- *    AVX-512 kernels with and without the row-pair and row-quad tiles
- *    (whichever this CPU's table holds), bit for bit on the tiles where
- *    they differ.
  *  - Through the public API, against the long-double reference with
  *    gkc_gemm_bound: M and N in 1..17 with K up to 3e5 (the depth split
  *    among threads), small cubes, 64 x 1000 x 1000 and 1000 x 1000 x 64 on
@@ -29,250 +22,9 @@
 #include <string.h>
 #include "gk_internal.h"
 #include "test_util.h"
-#include "../src/cpu/avx512/kernels_avx512.h"
 
 #define GEMM_FACTOR 2.0
 #define SAMPLE_ROWS 6
-
-static const char *const tables[] = {"generic", "avx2", "avx512"};
-
-static void *xmalloc(size_t bytes)
-{
-	void *p = malloc(bytes ? bytes : 1);
-	if (p == NULL) {
-		fprintf(stderr, "test_gemm_shapes: out of memory (%zu bytes)\n", bytes);
-		exit(2);
-	}
-	return p;
-}
-
-static size_t esize(unsigned dt)
-{
-	return dt == GK_DTYPE_F32 ? sizeof(float) : sizeof(double);
-}
-
-static double getv(unsigned dt, const void *x, int64_t i)
-{
-	return dt == GK_DTYPE_F32 ? (double)((const float *)x)[i] : ((const double *)x)[i];
-}
-
-static void setv(unsigned dt, void *x, int64_t i, double v)
-{
-	if (dt == GK_DTYPE_F32)
-		((float *)x)[i] = (float)v;
-	else
-		((double *)x)[i] = v;
-}
-
-static void fill(unsigned dt, void *x, size_t n, tu_rng *r)
-{
-	if (dt == GK_DTYPE_F32)
-		tu_fill_f32(x, n, r);
-	else
-		tu_fill_f64(x, n, r);
-}
-
-static double unit_roundoff(unsigned dt)
-{
-	return dt == GK_DTYPE_F32 ? 0x1p-24 : 0x1p-53;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Unpacked kernels in isolation                                             */
-/* ------------------------------------------------------------------------ */
-
-/* One call of a table's unpacked kernel on an mv x nv tile of a C buffer
- * with guard rows and columns around it. */
-static void ukr_case(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, int64_t k,
-                     int a_layout, double alpha, double beta, tu_rng *r)
-{
-	const size_t es = esize(dt);
-	/* A: by rows (0), by columns (1), or both strides above 1 (2). */
-	const int64_t rs_a = a_layout == 0 ? k + 3 : a_layout == 1 ? 1 : 2 * k + 1;
-	const int64_t cs_a = a_layout == 0 ? 1 : a_layout == 1 ? mv + 2 : 2;
-	const int64_t rs_b = nv + (int64_t)(tu_next(r) % 5);
-	const int64_t la = (mv - 1) * rs_a + (k > 0 ? (k - 1) * cs_a : 0) + 1;
-	const int64_t lb = (k > 0 ? (k - 1) * rs_b : 0) + nv;
-	/* C: guard rows above and below, guard columns either side. */
-	const int64_t rs_c = nv + 7, off = 2 * rs_c + 3, lc = (mv + 4) * rs_c;
-	void *a = xmalloc((size_t)la * es), *b = xmalloc((size_t)lb * es);
-	void *c = xmalloc((size_t)lc * es), *c0 = xmalloc((size_t)lc * es);
-	fill(dt, a, (size_t)la, r);
-	fill(dt, b, (size_t)lb, r);
-	fill(dt, c, (size_t)lc, r);
-	if (beta == 0.0)
-		for (int64_t i = 0; i < mv; i++)
-			for (int64_t j = 0; j < nv; j++)
-				setv(dt, c, off + i * rs_c + j, NAN);
-	memcpy(c0, c, (size_t)lc * es);
-	if (dt == GK_DTYPE_F32)
-		t->gemm_u_f32(mv, nv, k, (float)alpha, a, rs_a, cs_a, b, rs_b, (float)beta,
-		              (float *)c + off, rs_c);
-	else
-		t->gemm_u_f64(mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, (double *)c + off, rs_c);
-	int bad = 0, outside = 0;
-	for (int64_t x = 0; x < lc; x++) {
-		const int64_t i = (x - off) / rs_c - ((x - off) < 0), j = x - off - i * rs_c;
-		if (i < 0 || i >= mv || j < 0 || j >= nv) {
-			outside += memcmp((char *)c + x * es, (char *)c0 + x * es, es) != 0;
-			continue;
-		}
-		long double s = 0, mag = 0;
-		for (int64_t l = 0; l < k; l++) {
-			const long double pr = (long double)getv(dt, a, i * rs_a + l * cs_a) *
-			                       getv(dt, b, l * rs_b + j);
-			s += pr;
-			mag += fabsl(pr);
-		}
-		s *= alpha;
-		mag *= fabs(alpha);
-		if (beta != 0.0) {
-			s += (long double)beta * getv(dt, c0, x);
-			mag += fabsl((long double)beta * getv(dt, c0, x));
-		}
-		const double got = getv(dt, c, x);
-		if (!(fabsl((long double)got - s) <= 2.0L * (k + 2) * unit_roundoff(dt) * mag) &&
-		    bad++ == 0)
-			fprintf(stderr, "  C(%lld,%lld) = %.9g, expected %.9Lg\n", (long long)i,
-			        (long long)j, got, s);
-	}
-	TU_CHECK(bad == 0 && outside == 0,
-	         "%s gemm_u_%s %lldx%lld k=%lld A layout %d alpha=%g beta=%g: %d elements off, "
-	         "%d written outside the tile", t->name, dt == GK_DTYPE_F32 ? "f32" : "f64",
-	         (long long)mv, (long long)nv, (long long)k, a_layout, alpha, beta, bad, outside);
-	free(a);
-	free(b);
-	free(c);
-	free(c0);
-}
-
-/* The most rows a table's unpacked kernel takes in a tile nv wide. */
-static int64_t urows(const gk_kernels *t, unsigned dt, int64_t nv)
-{
-	const int64_t mu = dt == GK_DTYPE_F32 ? t->gemm_u_f32_mr : t->gemm_u_f64_mr;
-	const int64_t nu = dt == GK_DTYPE_F32 ? t->gemm_u_f32_nr : t->gemm_u_f64_nr;
-	const int64_t vw = dt == GK_DTYPE_F32 ? t->gemm_u_f32_vw : t->gemm_u_f64_vw;
-	const int64_t r = mu * (nu / vw) / ((nv + vw - 1) / vw);
-	const int64_t lim = nv <= vw ? GK_GEMM_U_MAX_ROWS_1V : GK_GEMM_U_MAX_ROWS;
-	return r < lim ? r : lim;
-}
-
-/* On packed slivers (rs_a = 1, cs_a = MR, rs_b = NR) the unpacked kernel, in
- * pieces it takes, must give the packed kernel's bits. */
-static void ukr_same_bits(const gk_kernels *t, unsigned dt, int64_t k, double alpha, double beta,
-                          tu_rng *r)
-{
-	const size_t es = esize(dt);
-	const int64_t mr = dt == GK_DTYPE_F32 ? t->gemm_f32_mr : t->gemm_f64_mr;
-	const int64_t nr = dt == GK_DTYPE_F32 ? t->gemm_f32_nr : t->gemm_f64_nr;
-	const int64_t nu = dt == GK_DTYPE_F32 ? t->gemm_u_f32_nr : t->gemm_u_f64_nr;
-	const int64_t wv = nr < nu ? nr : nu, mu = urows(t, dt, wv);
-	void *a = xmalloc((size_t)(mr * k + 1) * es), *b = xmalloc((size_t)(nr * k + 1) * es);
-	void *c1 = xmalloc((size_t)(mr * nr) * es), *c2 = xmalloc((size_t)(mr * nr) * es);
-	fill(dt, a, (size_t)(mr * k + 1), r);
-	fill(dt, b, (size_t)(nr * k + 1), r);
-	fill(dt, c1, (size_t)(mr * nr), r);
-	memcpy(c2, c1, (size_t)(mr * nr) * es);
-	if (dt == GK_DTYPE_F32) {
-		t->gemm_f32(k, (float)alpha, a, b, (float)beta, c1, nr);
-		for (int64_t i = 0; i < mr; i += mu)
-			for (int64_t j = 0; j < nr; j += nu)
-				t->gemm_u_f32(mr - i < mu ? mr - i : mu, nr - j < nu ? nr - j : nu, k,
-				              (float)alpha, (const float *)a + i, 1, mr, (const float *)b + j,
-				              nr, (float)beta, (float *)c2 + i * nr + j, nr);
-	} else {
-		t->gemm_f64(k, alpha, a, b, beta, c1, nr);
-		for (int64_t i = 0; i < mr; i += mu)
-			for (int64_t j = 0; j < nr; j += nu)
-				t->gemm_u_f64(mr - i < mu ? mr - i : mu, nr - j < nu ? nr - j : nu, k, alpha,
-				              (const double *)a + i, 1, mr, (const double *)b + j, nr, beta,
-				              (double *)c2 + i * nr + j, nr);
-	}
-	TU_CHECK(memcmp(c1, c2, (size_t)(mr * nr) * es) == 0,
-	         "%s gemm_u_%s on packed slivers, k=%lld alpha=%g beta=%g: not the packed "
-	         "kernel's bits", t->name, dt == GK_DTYPE_F32 ? "f32" : "f64", (long long)k, alpha,
-	         beta);
-	free(a);
-	free(b);
-	free(c1);
-	free(c2);
-}
-
-/* Every tile shape the rule of kernel_api.h allows. */
-static void test_ukr(const gk_kernels *t, unsigned dt, tu_rng *r)
-{
-	static const double ab[][2] = {{1, 0}, {1, 1}, {-0.75, 0}, {2, -1.5}, {1, 0.5}};
-	const int64_t nu = dt == GK_DTYPE_F32 ? t->gemm_u_f32_nr : t->gemm_u_f64_nr;
-	int c = 0;
-	for (int64_t nv = 1; nv <= nu; nv++)
-		for (int64_t mv = 1; mv <= urows(t, dt, nv); mv++, c++) {
-			const int64_t k = c % 7 == 0 ? 0 : (int64_t)(tu_next(r) % 40);
-			ukr_case(t, dt, mv, nv, k, c % 3, ab[c % 5][0], ab[c % 5][1], r);
-		}
-	/* The tallest tiles one vector wide along a long k, A by rows: the
-	 * kernels' path that fetches A's rows ahead (k >= 256), which the
-	 * driver does not send them to but the contract allows. */
-	const int64_t vw = dt == GK_DTYPE_F32 ? t->gemm_u_f32_vw : t->gemm_u_f64_vw;
-	for (int64_t nv = vw / 2 > 0 ? vw / 2 : 1; nv <= vw && nv <= nu; nv += vw / 2 > 0 ? vw / 2 : 1)
-		ukr_case(t, dt, urows(t, dt, nv), nv, 300 + (int64_t)(tu_next(r) % 40), 0, 1.0, 0.5, r);
-	static const int64_t ks[] = {1, 3, 4, 5, 17, 64, 301};
-	for (int i = 0; i < 7; i++)
-		ukr_same_bits(t, dt, ks[i], ab[i % 5][0], ab[i % 5][1], r);
-}
-
-/* The AVX-512 unpacked kernels with row pairs and quads, with quads only,
- * and with neither (the table holds one of them, chosen by the CPU): every
- * tile they compute differently, against the reference, and bit for bit. */
-static void test_ukr_pairs(const gk_kernels *t, tu_rng *r)
-{
-	gk_kernels on = *t, off = *t, quads = *t;
-	on.gemm_u_f32 = gk_gemm_u_f32_avx512_6x64p;
-	on.gemm_u_f64 = gk_gemm_u_f64_avx512_6x32p;
-	off.gemm_u_f32 = gk_gemm_u_f32_avx512_6x64;
-	off.gemm_u_f64 = gk_gemm_u_f64_avx512_6x32;
-	quads.gemm_u_f32 = gk_gemm_u_f32_avx512_6x64q;
-	quads.gemm_u_f64 = gk_gemm_u_f64_avx512_6x32q;
-	static const int64_t ks[] = {GK_GEMM_U_PAIRS_MIN_K, 33, 40, 47, 64, 100, 257, 300};
-	int c = 0;
-	for (int d = 0; d < 2; d++) {
-		const unsigned dt = d == 0 ? GK_DTYPE_F32 : GK_DTYPE_F64;
-		const int64_t half = (d == 0 ? t->gemm_u_f32_vw : t->gemm_u_f64_vw) / 2;
-		for (int64_t nv = 1; nv <= half; nv++)
-			for (int64_t mv = 2; mv <= GK_GEMM_U_MAX_ROWS_1V; mv++, c++)
-				ukr_case(c % 2 ? &on : &quads, dt, mv, nv, ks[c % 8], c % 3,
-				         c % 4 ? 1.0 : -0.75, c % 5 ? 0.0 : 0.5, r);
-	}
-	const size_t n = 16 * 8 * 300 + 16 * 24 + 64;
-	float *a = xmalloc(n * 8), *b = xmalloc(n * 8), *c1 = xmalloc(16 * 24 * 8), *c2 = xmalloc(16 * 24 * 8);
-	int same = 1;
-	for (int q = 0; q < 24 && same; q++) {
-		const unsigned dt = q % 2 ? GK_DTYPE_F64 : GK_DTYPE_F32;
-		const int64_t mv = 2 + q % 15, nv = 1 + q % (dt == GK_DTYPE_F32 ? 8 : 4);
-		const int64_t k = ks[q % 8], rs_a = q % 3 == 1 ? 1 : k + 1, cs_a = q % 3 == 1 ? mv : 1;
-		fill(dt, a, n, r);
-		fill(dt, b, n, r);
-		fill(dt, c1, 16 * 24, r);
-		memcpy(c2, c1, 16 * 24 * esize(dt));
-		const gk_kernels *grouped = q % 3 == 2 ? &quads : &on;
-		if (dt == GK_DTYPE_F32) {
-			grouped->gemm_u_f32(mv, nv, k, 1.5f, a, rs_a, cs_a, b, 9, -1.0f, c1, 24);
-			off.gemm_u_f32(mv, nv, k, 1.5f, a, rs_a, cs_a, b, 9, -1.0f, c2, 24);
-		} else {
-			grouped->gemm_u_f64(mv, nv, k, 1.5, (double *)a, rs_a, cs_a, (double *)b, 5,
-			                    -1.0, (double *)c1, 24);
-			off.gemm_u_f64(mv, nv, k, 1.5, (double *)a, rs_a, cs_a, (double *)b, 5, -1.0,
-			               (double *)c2, 24);
-		}
-		same = memcmp(c1, c2, 16 * 24 * esize(dt)) == 0;
-		TU_CHECK(same, "avx512 gemm_u_%s %lldx%lld k=%lld: row %s and one-row tiles differ",
-		         dt == GK_DTYPE_F32 ? "f32" : "f64", (long long)mv, (long long)nv, (long long)k,
-		         grouped == &quads ? "quads" : "pairs");
-	}
-	free(a);
-	free(b);
-	free(c1);
-	free(c2);
-}
 
 /* ------------------------------------------------------------------------ */
 /* Through the API                                                           */
@@ -313,25 +65,25 @@ static void prob_init(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_tr
 	p->ea = tu_extent(layout, ra, ca, p->lda);
 	p->eb = tu_extent(layout, rb, cb, p->ldb);
 	p->ec = tu_extent(layout, m, n, p->ldc);
-	const size_t es = esize(dt);
-	p->a = xmalloc(p->ea * es);
-	p->b = xmalloc(p->eb * es);
-	p->c = xmalloc(p->ec * es);
-	p->c0 = xmalloc(p->ec * es);
-	fill(dt, p->a, p->ea, r);
-	fill(dt, p->b, p->eb, r);
+	const size_t es = tu_esize(dt);
+	p->a = tu_xmalloc(p->ea * es);
+	p->b = tu_xmalloc(p->eb * es);
+	p->c = tu_xmalloc(p->ec * es);
+	p->c0 = tu_xmalloc(p->ec * es);
+	tu_fill(dt, p->a, p->ea, r);
+	tu_fill(dt, p->b, p->eb, r);
 	if (beta == 0.0) {
 		if (dt == GK_DTYPE_F32)
 			tu_poison_f32(p->c0, p->ec);
 		else
 			tu_poison_f64(p->c0, p->ec);
 	} else {
-		fill(dt, p->c0, p->ec, r);
+		tu_fill(dt, p->c0, p->ec, r);
 	}
 	memcpy(p->c, p->c0, p->ec * es);
 	if (sample && m > SAMPLE_ROWS) {
 		p->nrows = SAMPLE_ROWS;
-		p->rows = xmalloc(sizeof(int64_t) * SAMPLE_ROWS);
+		p->rows = tu_xmalloc(sizeof(int64_t) * SAMPLE_ROWS);
 		p->rows[0] = 0;
 		p->rows[1] = m - 1;
 		for (int i = 2; i < SAMPLE_ROWS; i++)
@@ -358,7 +110,7 @@ static void prob_free(prob *p)
 /* One call into p->c (reset to C0 first) with the given context. */
 static gk_status prob_run(prob *p, const gk_context *ctx)
 {
-	memcpy(p->c, p->c0, p->ec * esize(p->dt));
+	memcpy(p->c, p->c0, p->ec * tu_esize(p->dt));
 	if (p->dt == GK_DTYPE_F32)
 		return gk_sgemm_ex(ctx, p->layout, p->ta, p->tb, p->m, p->n, p->k, (float)p->alpha,
 		                   p->a, p->lda, p->b, p->ldb, (float)p->beta, p->c, p->ldc);
@@ -375,7 +127,7 @@ static int prob_check(prob *p, gk_status st, const char *who)
 	TU_CHECK(tu_padding_intact(p->dt, p->layout, p->m, p->n, p->c, p->c0, p->ldc),
 	         "%s %s: changed the padding of C", who, p->desc);
 	if (p->ref == NULL) {
-		p->ref = xmalloc(sizeof(long double) * (size_t)(p->nrows * p->n));
+		p->ref = tu_xmalloc(sizeof(long double) * (size_t)(p->nrows * p->n));
 		gkc_ref_gemm(p->dt, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda,
 		             p->b, p->ldb, p->beta, p->c0, p->ldc, p->rows, p->nrows, p->ref);
 	}
@@ -491,13 +243,13 @@ static void test_bits(unsigned dt, tu_rng *r)
 		plain[t] = tu_context_new(t, 0u);
 		det[t] = tu_context_new(t, GK_FLAG_DETERMINISTIC);
 	}
-	const size_t es = esize(dt);
+	const size_t es = tu_esize(dt);
 	for (int s = 0; s < nshapes; s++) {
 		prob p;
 		prob_init(&p, dt, GK_ROW_MAJOR, s % 4 == 3 ? GK_TRANS : GK_NO_TRANS,
 		          s % 3 == 1 ? GK_TRANS : GK_NO_TRANS, shapes[s][0], shapes[s][1],
 		          shapes[s][2], alphas[s % 4], betas[s % 4], 1, r);
-		void *first = xmalloc(p.ec * es);
+		void *first = tu_xmalloc(p.ec * es);
 		/* Fixed thread count, no flag: two runs, the same bits. */
 		for (int t = 2; t <= 3; t++) {
 			gk_status st = prob_run(&p, plain[t]);
@@ -536,14 +288,14 @@ static void test_adapt_bits(unsigned dt, tu_rng *r)
 	static const int64_t shapes[][3] = {{64, 64, 64}, {80, 72, 90}, {100, 64, 64}, {50, 120, 60},
 	                                    {61, 61, 61}};
 	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
-	const size_t es = esize(dt);
+	const size_t es = tu_esize(dt);
 	for (int t = 2; t <= 3; t++) {
 		gk_context *ctx = tu_context_new(t, 0u);
 		for (int s = 0; s < nshapes; s++) {
 			prob p;
 			prob_init(&p, dt, GK_ROW_MAJOR, s % 2 ? GK_TRANS : GK_NO_TRANS, GK_NO_TRANS,
 			          shapes[s][0], shapes[s][1], shapes[s][2], alphas[s % 4], betas[s % 4], 1, r);
-			void *first = xmalloc(p.ec * es);
+			void *first = tu_xmalloc(p.ec * es);
 			gk_status st = prob_run(&p, ctx);
 			memcpy(first, p.c, p.ec * es);
 			prob_check(&p, st, "adaptive threads, first call");
@@ -573,20 +325,20 @@ static void test_in_parallel(unsigned dt, tu_rng *r)
 	for (int i = 0; i < 4; i++) {
 		prob_init(&p[i], dt, GK_ROW_MAJOR, GK_NO_TRANS, i == 2 ? GK_TRANS : GK_NO_TRANS,
 		          shapes[i][0], shapes[i][1], shapes[i][2], alphas[i], betas[i], 1, r);
-		res[i][0] = xmalloc(p[i].ec * esize(dt));
-		res[i][1] = xmalloc(p[i].ec * esize(dt));
+		res[i][0] = tu_xmalloc(p[i].ec * tu_esize(dt));
+		res[i][1] = tu_xmalloc(p[i].ec * tu_esize(dt));
 	}
 	gk_context *two = tu_context_new(2, 0u);
 #pragma omp parallel for num_threads(2) schedule(static, 1)
 	for (int i = 0; i < 4; i++) {
 		for (int w = 0; w < 2; w++) {
 			st[i][w] = prob_run(&p[i], w == 0 ? NULL : two);
-			memcpy(res[i][w], p[i].c, p[i].ec * esize(dt));
+			memcpy(res[i][w], p[i].c, p[i].ec * tu_esize(dt));
 		}
 	}
 	for (int i = 0; i < 4; i++) {
 		for (int w = 0; w < 2; w++) {
-			memcpy(p[i].c, res[i][w], p[i].ec * esize(dt));
+			memcpy(p[i].c, res[i][w], p[i].ec * tu_esize(dt));
 			prob_check(&p[i], st[i][w], w == 0 ? "inside a parallel region, default threads"
 			                                   : "inside a parallel region, 2 threads");
 			free(res[i][w]);
@@ -602,20 +354,6 @@ int main(void)
 	tu_rng_init(&r, tu_seed());
 	const char *blocks = getenv("GK_GEMM_BLOCKS");
 	printf("cache blocks: %s\n", blocks && *blocks ? blocks : "from the caches");
-	for (size_t ti = 0; ti < sizeof tables / sizeof tables[0]; ti++) {
-		const gk_kernels *t = gk_kernels_by_name(tables[ti]);
-		if (t == NULL) {
-			printf("%s: not supported by this CPU, skipped\n", tables[ti]);
-			continue;
-		}
-		printf("%s: unpacked sgemm up to %dx%d (vectors of %d), dgemm up to %dx%d (%d)\n",
-		       t->name, t->gemm_u_f32_mr, t->gemm_u_f32_nr, t->gemm_u_f32_vw, t->gemm_u_f64_mr,
-		       t->gemm_u_f64_nr, t->gemm_u_f64_vw);
-		test_ukr(t, GK_DTYPE_F32, &r);
-		test_ukr(t, GK_DTYPE_F64, &r);
-		if (strcmp(t->name, "avx512") == 0)
-			test_ukr_pairs(t, &r);
-	}
 	printf("kernel set in use: %s\n", gk_kernels_active()->name);
 	for (int d = 0; d < 2; d++) {
 		const unsigned dt = d == 0 ? GK_DTYPE_F32 : GK_DTYPE_F64;

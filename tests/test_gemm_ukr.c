@@ -41,42 +41,11 @@ static void *xalloc(size_t bytes)
 	return p;
 }
 
-static size_t esize(unsigned dt)
-{
-	return dt == GK_DTYPE_F32 ? sizeof(float) : sizeof(double);
-}
-
-static double getv(unsigned dt, const void *x, int64_t i)
-{
-	return dt == GK_DTYPE_F32 ? ((const float *)x)[i] : ((const double *)x)[i];
-}
-
-static void setv(unsigned dt, void *x, int64_t i, double v)
-{
-	if (dt == GK_DTYPE_F32)
-		((float *)x)[i] = (float)v;
-	else
-		((double *)x)[i] = v;
-}
-
-static void fill(unsigned dt, void *x, size_t n, tu_rng *r)
-{
-	if (dt == GK_DTYPE_F32)
-		tu_fill_f32(x, n, r);
-	else
-		tu_fill_f64(x, n, r);
-}
-
-static double unit_roundoff(unsigned dt)
-{
-	return dt == GK_DTYPE_F32 ? 0x1p-24 : 0x1p-53;
-}
-
 /* One element against its long-double value: exact sum s, magnitude sum
  * mag = |alpha| sum |a b| + |beta c0|. */
 static int close_enough(unsigned dt, double got, long double s, long double mag, int64_t k)
 {
-	const long double bound = 2.0L * (long double)(k + 2) * unit_roundoff(dt) * mag;
+	const long double bound = 2.0L * (long double)(k + 2) * tu_unit_roundoff(dt) * mag;
 	return fabsl((long double)got - s) <= bound;
 }
 
@@ -87,19 +56,19 @@ static void test_ukr_case(const gk_kernels *t, unsigned dt, int64_t k, double al
 {
 	const int64_t mr = dt == GK_DTYPE_F32 ? t->gemm_f32_mr : t->gemm_f64_mr;
 	const int64_t nr = dt == GK_DTYPE_F32 ? t->gemm_f32_nr : t->gemm_f64_nr;
-	const size_t es = esize(dt);
+	const size_t es = tu_esize(dt);
 	const int64_t guard = 19, off = misalign ? 1 : 0;
 	char *abuf = xalloc((size_t)(mr * k + 1) * es), *bbuf = xalloc((size_t)(nr * k + 1) * es);
 	const size_t clen = (size_t)(mr * rs_c + 2 * guard);
 	char *cbuf = xalloc(clen * es), *before = xalloc(clen * es);
 	void *a = abuf + off * es, *b = bbuf + off * es, *c = cbuf + (guard + off) * es;
-	fill(dt, a, (size_t)(mr * k), r);
-	fill(dt, b, (size_t)(nr * k), r);
-	fill(dt, cbuf, clen, r);
+	tu_fill(dt, a, (size_t)(mr * k), r);
+	tu_fill(dt, b, (size_t)(nr * k), r);
+	tu_fill(dt, cbuf, clen, r);
 	if (beta == 0.0) /* C must not be read: NaN there would show. */
 		for (int64_t i = 0; i < mr; i++)
 			for (int64_t j = 0; j < nr; j++)
-				setv(dt, c, i * rs_c + j, NAN);
+				tu_setv(dt, c, i * rs_c + j, NAN);
 	memcpy(before, cbuf, clen * es);
 	const void *c0 = before + (guard + off) * es;
 
@@ -113,20 +82,20 @@ static void test_ukr_case(const gk_kernels *t, unsigned dt, int64_t k, double al
 		for (int64_t j = 0; j < nr; j++) {
 			long double s = 0, mag = 0;
 			for (int64_t l = 0; l < k; l++) {
-				const long double p = (long double)getv(dt, a, l * mr + i) * getv(dt, b, l * nr + j);
+				const long double p = (long double)tu_getv(dt, a, l * mr + i) * tu_getv(dt, b, l * nr + j);
 				s += p;
 				mag += fabsl(p);
 			}
 			s *= alpha;
 			mag *= fabs(alpha);
 			if (beta != 0.0) {
-				const long double cv = getv(dt, c0, i * rs_c + j);
+				const long double cv = tu_getv(dt, c0, i * rs_c + j);
 				s += (long double)beta * cv;
 				mag += fabsl((long double)beta * cv);
 			}
-			if (!close_enough(dt, getv(dt, c, i * rs_c + j), s, mag, k) && bad++ == 0)
+			if (!close_enough(dt, tu_getv(dt, c, i * rs_c + j), s, mag, k) && bad++ == 0)
 				fprintf(stderr, "  C(%lld,%lld) = %.9g, expected %.9Lg\n", (long long)i,
-				        (long long)j, getv(dt, c, i * rs_c + j), s);
+				        (long long)j, tu_getv(dt, c, i * rs_c + j), s);
 		}
 	/* Outside the tile: bit-exact, the guard zones and the row padding alike. */
 	for (size_t e = 0; e < clen; e++) {
@@ -182,19 +151,19 @@ static void test_ukr_beta_special(const gk_kernels *t, unsigned dt, tu_rng *r)
 {
 	const int64_t mr = dt == GK_DTYPE_F32 ? t->gemm_f32_mr : t->gemm_f64_mr;
 	const int64_t nr = dt == GK_DTYPE_F32 ? t->gemm_f32_nr : t->gemm_f64_nr;
-	const size_t es = esize(dt);
+	const size_t es = tu_esize(dt);
 	const int64_t k = 9, rs_c = nr + 3;
 	void *a = xalloc((size_t)(mr * k) * es), *b = xalloc((size_t)(nr * k) * es);
 	void *c = xalloc((size_t)(mr * rs_c) * es);
-	fill(dt, a, (size_t)(mr * k), r);
-	fill(dt, b, (size_t)(nr * k), r);
+	tu_fill(dt, a, (size_t)(mr * k), r);
+	tu_fill(dt, b, (size_t)(nr * k), r);
 	for (int v = 0; v < 2; v++) {
 		const double beta = v == 0 ? NAN : -0.0;
-		fill(dt, c, (size_t)(mr * rs_c), r);
+		tu_fill(dt, c, (size_t)(mr * rs_c), r);
 		if (v == 1)
 			for (int64_t i = 0; i < mr; i++)
 				for (int64_t j = 0; j < nr; j++)
-					setv(dt, c, i * rs_c + j, NAN);
+					tu_setv(dt, c, i * rs_c + j, NAN);
 		if (dt == GK_DTYPE_F32)
 			t->gemm_f32(k, 1.0f, a, b, (float)beta, c, rs_c);
 		else
@@ -202,7 +171,7 @@ static void test_ukr_beta_special(const gk_kernels *t, unsigned dt, tu_rng *r)
 		int bad = 0;
 		for (int64_t i = 0; i < mr; i++)
 			for (int64_t j = 0; j < nr; j++)
-				bad += isnan(getv(dt, c, i * rs_c + j)) != (v == 0);
+				bad += isnan(tu_getv(dt, c, i * rs_c + j)) != (v == 0);
 		TU_CHECK(bad == 0, "%s gemm_%s: beta = %g: %d elements %s NaN", t->name,
 		         dt == GK_DTYPE_F32 ? "f32" : "f64", beta, bad, v == 0 ? "not" : "");
 	}
@@ -255,7 +224,7 @@ static void strides(int scheme, int64_t rows, int64_t cols, int64_t *rs, int64_t
 static void test_driver_case(const gk_kernels *t, unsigned dt, int64_t m, int64_t n, int64_t k,
                              int sa, int sb, int threads, int ab, tu_rng *r)
 {
-	const size_t es = esize(dt);
+	const size_t es = tu_esize(dt);
 	const double alpha = alphas[ab], beta = betas[ab];
 	int64_t rs_a, cs_a, rs_b, cs_b;
 	size_t la, lb;
@@ -264,13 +233,13 @@ static void test_driver_case(const gk_kernels *t, unsigned dt, int64_t m, int64_
 	const int64_t rs_c = n + (int64_t)(tu_next(r) % 4);
 	const size_t lc = (size_t)(m * rs_c);
 	void *a = xalloc(la * es), *b = xalloc(lb * es), *c = xalloc(lc * es), *c0 = xalloc(lc * es);
-	fill(dt, a, la, r);
-	fill(dt, b, lb, r);
-	fill(dt, c, lc, r);
+	tu_fill(dt, a, la, r);
+	tu_fill(dt, b, lb, r);
+	tu_fill(dt, c, lc, r);
 	if (beta == 0.0)
 		for (int64_t i = 0; i < m; i++)
 			for (int64_t j = 0; j < n; j++)
-				setv(dt, c, i * rs_c + j, NAN);
+				tu_setv(dt, c, i * rs_c + j, NAN);
 	memcpy(c0, c, lc * es);
 
 	gk_status st;
@@ -288,24 +257,24 @@ static void test_driver_case(const gk_kernels *t, unsigned dt, int64_t m, int64_
 	long double *arow = malloc(sizeof(long double) * (size_t)k);
 	for (int64_t i = 0; i < m; i++) {
 		for (int64_t l = 0; l < k; l++)
-			arow[l] = getv(dt, a, i * rs_a + l * cs_a);
+			arow[l] = tu_getv(dt, a, i * rs_a + l * cs_a);
 		for (int64_t j = 0; j < n; j++) {
 			long double s = 0, mag = 0;
 			for (int64_t l = 0; l < k; l++) {
-				const long double p = arow[l] * getv(dt, b, l * rs_b + j * cs_b);
+				const long double p = arow[l] * tu_getv(dt, b, l * rs_b + j * cs_b);
 				s += p;
 				mag += fabsl(p);
 			}
 			s *= alpha;
 			mag *= fabs(alpha);
 			if (beta != 0.0) {
-				const long double cv = getv(dt, c0, i * rs_c + j);
+				const long double cv = tu_getv(dt, c0, i * rs_c + j);
 				s += (long double)beta * cv;
 				mag += fabsl((long double)beta * cv);
 			}
-			if (!close_enough(dt, getv(dt, c, i * rs_c + j), s, mag, k) && bad++ == 0)
+			if (!close_enough(dt, tu_getv(dt, c, i * rs_c + j), s, mag, k) && bad++ == 0)
 				fprintf(stderr, "  C(%lld,%lld) = %.9g, expected %.9Lg\n", (long long)i,
-				        (long long)j, getv(dt, c, i * rs_c + j), s);
+				        (long long)j, tu_getv(dt, c, i * rs_c + j), s);
 		}
 		for (int64_t j = n; j < rs_c && i * rs_c + j < (int64_t)lc; j++)
 			if (memcmp((char *)c + (i * rs_c + j) * es, (char *)c0 + (i * rs_c + j) * es, es) != 0)

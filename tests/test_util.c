@@ -87,6 +87,47 @@ void tu_fill_f64(double *x, size_t n, tu_rng *r)
 		x[i] = tu_uniform(r);
 }
 
+size_t tu_esize(unsigned dt)
+{
+	return dt == GK_DTYPE_F32 ? sizeof(float) : sizeof(double);
+}
+
+double tu_getv(unsigned dt, const void *x, int64_t i)
+{
+	return dt == GK_DTYPE_F32 ? (double)((const float *)x)[i] : ((const double *)x)[i];
+}
+
+void tu_setv(unsigned dt, void *x, int64_t i, double v)
+{
+	if (dt == GK_DTYPE_F32)
+		((float *)x)[i] = (float)v;
+	else
+		((double *)x)[i] = v;
+}
+
+void tu_fill(unsigned dt, void *x, size_t n, tu_rng *r)
+{
+	if (dt == GK_DTYPE_F32)
+		tu_fill_f32(x, n, r);
+	else
+		tu_fill_f64(x, n, r);
+}
+
+double tu_unit_roundoff(unsigned dt)
+{
+	return dt == GK_DTYPE_F32 ? 0x1p-24 : 0x1p-53;
+}
+
+void *tu_xmalloc(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+	if (p == NULL) {
+		fprintf(stderr, "out of memory (%zu bytes)\n", bytes);
+		exit(2);
+	}
+	return p;
+}
+
 void tu_poison_f32(float *x, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -29,6 +29,17 @@ uint64_t tu_next(tu_rng *r);
 double tu_uniform(tu_rng *r); /* in [-1, 1] */
 void tu_fill_f32(float *x, size_t n, tu_rng *r);
 void tu_fill_f64(double *x, size_t n, tu_rng *r);
+/* Elements of dtype GK_DTYPE_F32 or GK_DTYPE_F64 through one interface:
+ * their size, element i read and written as a double, n uniform ones in
+ * [-1, 1], the unit roundoff. */
+size_t tu_esize(unsigned dt);
+double tu_getv(unsigned dt, const void *x, int64_t i);
+void tu_setv(unsigned dt, void *x, int64_t i, double v);
+void tu_fill(unsigned dt, void *x, size_t n, tu_rng *r);
+double tu_unit_roundoff(unsigned dt);
+/* malloc that exits (status 2) when there is no memory; 0 bytes give a
+ * valid pointer. */
+void *tu_xmalloc(size_t bytes);
 /* Poison: a NaN pattern that no correct result can equal. */
 void tu_poison_f32(float *x, size_t n);
 void tu_poison_f64(double *x, size_t n);

@@ -37,22 +37,24 @@ enum {
 	PF_MIN_K = 256 /* the depth from which it is */
 };
 
-/* ---- float, pairs: 8 columns a row, two rows a vector ------------------------ */
+/* ---- float --------------------------------------------------------------------- */
 #define T float
 #define V __m512
-#define H __m256
-#define G 2
-#define PW 8
 #define LINE 16
-#define PFX(n) f32_g2_##n
 #define V_ZERO _mm512_setzero_ps()
 #define V_SET1(x) _mm512_set1_ps(x)
 #define V_FMA(x, y, z) _mm512_fmadd_ps(x, y, z)
 #define V_MUL(x, y) _mm512_mul_ps(x, y)
+#define V_PERM(i, v) _mm512_permutexvar_ps(i, v)
+
+/* ---- float, pairs: 8 columns a row, two rows a vector ------------------------ */
+#define H __m256
+#define G 2
+#define PW 8
+#define PFX(n) f32_g2_##n
 #define V_LO(v) _mm512_castps512_ps256(v)
 #define V_PART(v, g) ((g) ? _mm512_extractf32x8_ps(v, 1) : V_LO(v))
 #define V_BCAST_H(h) _mm512_broadcast_f32x8(h)
-#define V_PERM(i, v) _mm512_permutexvar_ps(i, v)
 #define V_ROWS(i0, l) \
 	_mm512_mask_broadcastss_ps(V_SET1(ROWP(i0)[l]), (__mmask16)0xff00, _mm_load_ss(ROWP((i0) + 1) + (l)))
 #define V_JOIN(i0, l) \
@@ -67,105 +69,17 @@ enum {
 #define H_MASKZ_LOADU(m, p) _mm256_maskz_loadu_ps(m, p)
 #define H_MASK_STOREU(p, m, x) _mm256_mask_storeu_ps(p, m, x)
 #include "gemm_u_pairs_tmpl_avx512.h"
-#undef T
-#undef V
-#undef H
-#undef G
-#undef PW
-#undef LINE
-#undef PFX
-#undef V_ZERO
-#undef V_SET1
-#undef V_FMA
-#undef V_MUL
-#undef V_PART
-#undef V_LO
-#undef V_BCAST_H
-#undef V_PERM
-#undef V_ROWS
-#undef V_JOIN
-#undef IDX
-#undef H_ZERO
-#undef H_SET1
-#undef H_FMA
-#undef H_MUL
-#undef H_LOADU
-#undef H_MASKZ_LOADU
-#undef H_MASK_STOREU
-
-/* ---- double, pairs: 4 columns a row, two rows a vector ----------------------- */
-#define T double
-#define V __m512d
-#define H __m256d
-#define G 2
-#define PW 4
-#define LINE 8
-#define PFX(n) f64_g2_##n
-#define V_ZERO _mm512_setzero_pd()
-#define V_SET1(x) _mm512_set1_pd(x)
-#define V_FMA(x, y, z) _mm512_fmadd_pd(x, y, z)
-#define V_MUL(x, y) _mm512_mul_pd(x, y)
-#define V_LO(v) _mm512_castpd512_pd256(v)
-#define V_PART(v, g) ((g) ? _mm512_extractf64x4_pd(v, 1) : V_LO(v))
-#define V_BCAST_H(h) _mm512_broadcast_f64x4(h)
-#define V_PERM(i, v) _mm512_permutexvar_pd(i, v)
-#define V_ROWS(i0, l) \
-	_mm512_mask_broadcastsd_pd(V_SET1(ROWP(i0)[l]), (__mmask8)0xf0, _mm_load_sd(ROWP((i0) + 1) + (l)))
-#define V_JOIN(i0, l) \
-	_mm512_insertf64x4(_mm512_castpd256_pd512(H_LOADU(ROWP(i0) + (l))), H_LOADU(ROWP((i0) + 1) + (l)), 1)
-#define IDX(q) _mm512_set_epi64(4 + (q), 4 + (q), 4 + (q), 4 + (q), q, q, q, q)
-#define H_ZERO _mm256_setzero_pd()
-#define H_SET1(x) _mm256_set1_pd(x)
-#define H_FMA(x, y, z) _mm256_fmadd_pd(x, y, z)
-#define H_MUL(x, y) _mm256_mul_pd(x, y)
-#define H_LOADU(p) _mm256_loadu_pd(p)
-#define H_MASKZ_LOADU(m, p) _mm256_maskz_loadu_pd(m, p)
-#define H_MASK_STOREU(p, m, x) _mm256_mask_storeu_pd(p, m, x)
-#include "gemm_u_pairs_tmpl_avx512.h"
-#undef T
-#undef V
-#undef H
-#undef G
-#undef PW
-#undef LINE
-#undef PFX
-#undef V_ZERO
-#undef V_SET1
-#undef V_FMA
-#undef V_MUL
-#undef V_PART
-#undef V_LO
-#undef V_BCAST_H
-#undef V_PERM
-#undef V_ROWS
-#undef V_JOIN
-#undef IDX
-#undef H_ZERO
-#undef H_SET1
-#undef H_FMA
-#undef H_MUL
-#undef H_LOADU
-#undef H_MASKZ_LOADU
-#undef H_MASK_STOREU
 
 /* ---- float, quads: 4 columns a row, four rows a vector ----------------------- */
-#define T float
-#define V __m512
 #define H __m128
 #define G 4
 #define PW 4
-#define LINE 16
 #define PFX(n) f32_g4_##n
-#define V_ZERO _mm512_setzero_ps()
-#define V_SET1(x) _mm512_set1_ps(x)
-#define V_FMA(x, y, z) _mm512_fmadd_ps(x, y, z)
-#define V_MUL(x, y) _mm512_mul_ps(x, y)
 #define V_LO(v) _mm512_castps512_ps128(v)
 #define V_PART(v, g)                                                                       \
 	((g) == 0 ? V_LO(v) : (g) == 1 ? _mm512_extractf32x4_ps(v, 1)                         \
 	                    : (g) == 2 ? _mm512_extractf32x4_ps(v, 2) : _mm512_extractf32x4_ps(v, 3))
 #define V_BCAST_H(h) _mm512_broadcast_f32x4(h)
-#define V_PERM(i, v) _mm512_permutexvar_ps(i, v)
 #define V_ROWS(i0, l)                                                                      \
 	_mm512_mask_broadcastss_ps(                                                          \
 		_mm512_mask_broadcastss_ps(                                                  \
@@ -190,50 +104,58 @@ enum {
 #define H_MASKZ_LOADU(m, p) _mm_maskz_loadu_ps(m, p)
 #define H_MASK_STOREU(p, m, x) _mm_mask_storeu_ps(p, m, x)
 #include "gemm_u_pairs_tmpl_avx512.h"
+
 #undef T
 #undef V
-#undef H
-#undef G
-#undef PW
 #undef LINE
-#undef PFX
 #undef V_ZERO
 #undef V_SET1
 #undef V_FMA
 #undef V_MUL
-#undef V_PART
-#undef V_LO
-#undef V_BCAST_H
 #undef V_PERM
-#undef V_ROWS
-#undef V_JOIN
-#undef IDX
-#undef H_ZERO
-#undef H_SET1
-#undef H_FMA
-#undef H_MUL
-#undef H_LOADU
-#undef H_MASKZ_LOADU
-#undef H_MASK_STOREU
 
-/* ---- double, quads: 2 columns a row, four rows a vector ---------------------- */
+/* ---- double -------------------------------------------------------------------- */
 #define T double
 #define V __m512d
-#define H __m128d
-#define G 4
-#define PW 2
 #define LINE 8
-#define PFX(n) f64_g4_##n
 #define V_ZERO _mm512_setzero_pd()
 #define V_SET1(x) _mm512_set1_pd(x)
 #define V_FMA(x, y, z) _mm512_fmadd_pd(x, y, z)
 #define V_MUL(x, y) _mm512_mul_pd(x, y)
+#define V_PERM(i, v) _mm512_permutexvar_pd(i, v)
+
+/* ---- double, pairs: 4 columns a row, two rows a vector ----------------------- */
+#define H __m256d
+#define G 2
+#define PW 4
+#define PFX(n) f64_g2_##n
+#define V_LO(v) _mm512_castpd512_pd256(v)
+#define V_PART(v, g) ((g) ? _mm512_extractf64x4_pd(v, 1) : V_LO(v))
+#define V_BCAST_H(h) _mm512_broadcast_f64x4(h)
+#define V_ROWS(i0, l) \
+	_mm512_mask_broadcastsd_pd(V_SET1(ROWP(i0)[l]), (__mmask8)0xf0, _mm_load_sd(ROWP((i0) + 1) + (l)))
+#define V_JOIN(i0, l) \
+	_mm512_insertf64x4(_mm512_castpd256_pd512(H_LOADU(ROWP(i0) + (l))), H_LOADU(ROWP((i0) + 1) + (l)), 1)
+#define IDX(q) _mm512_set_epi64(4 + (q), 4 + (q), 4 + (q), 4 + (q), q, q, q, q)
+#define H_ZERO _mm256_setzero_pd()
+#define H_SET1(x) _mm256_set1_pd(x)
+#define H_FMA(x, y, z) _mm256_fmadd_pd(x, y, z)
+#define H_MUL(x, y) _mm256_mul_pd(x, y)
+#define H_LOADU(p) _mm256_loadu_pd(p)
+#define H_MASKZ_LOADU(m, p) _mm256_maskz_loadu_pd(m, p)
+#define H_MASK_STOREU(p, m, x) _mm256_mask_storeu_pd(p, m, x)
+#include "gemm_u_pairs_tmpl_avx512.h"
+
+/* ---- double, quads: 2 columns a row, four rows a vector ---------------------- */
+#define H __m128d
+#define G 4
+#define PW 2
+#define PFX(n) f64_g4_##n
 #define V_LO(v) _mm512_castpd512_pd128(v)
 #define V_PART(v, g)                                                                       \
 	((g) == 0 ? V_LO(v) : (g) == 1 ? _mm512_extractf64x2_pd(v, 1)                         \
 	                    : (g) == 2 ? _mm512_extractf64x2_pd(v, 2) : _mm512_extractf64x2_pd(v, 3))
 #define V_BCAST_H(h) _mm512_broadcast_f64x2(h)
-#define V_PERM(i, v) _mm512_permutexvar_pd(i, v)
 #define V_ROWS(i0, l)                                                                      \
 	_mm512_mask_broadcastsd_pd(                                                          \
 		_mm512_mask_broadcastsd_pd(                                                  \
@@ -257,31 +179,6 @@ enum {
 #define H_MASKZ_LOADU(m, p) _mm_maskz_loadu_pd(m, p)
 #define H_MASK_STOREU(p, m, x) _mm_mask_storeu_pd(p, m, x)
 #include "gemm_u_pairs_tmpl_avx512.h"
-#undef T
-#undef V
-#undef H
-#undef G
-#undef PW
-#undef LINE
-#undef PFX
-#undef V_ZERO
-#undef V_SET1
-#undef V_FMA
-#undef V_MUL
-#undef V_PART
-#undef V_LO
-#undef V_BCAST_H
-#undef V_PERM
-#undef V_ROWS
-#undef V_JOIN
-#undef IDX
-#undef H_ZERO
-#undef H_SET1
-#undef H_FMA
-#undef H_MUL
-#undef H_LOADU
-#undef H_MASKZ_LOADU
-#undef H_MASK_STOREU
 
 /* One function per group size, row count and layout of A, so that each
  * gets all the registers (gemm_u_tiles_avx512.h says why). */

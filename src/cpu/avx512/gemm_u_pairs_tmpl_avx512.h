@@ -5,14 +5,16 @@
  * gemm_u_pairs_avx512.c, which includes this once per element type and G
  * with the macros below defined.
  *
- * Type: T, V (512-bit), H (PW elements: one row's part), G, PW, PFX(name).
- * Operations: V_ZERO, V_SET1, V_FMA, V_MUL, V_PART(v, g) (the H of lane
- * group g), V_LO (group 0), V_BCAST_H (an H into every group), V_PERM(idx,
- * v), V_ROWS(i0, l) (entries l of rows i0 .. i0 + G - 1, each broadcast
- * into its group, from memory), V_JOIN(i0, l) (entries l .. l + PW - 1 of
- * rows i0 .. i0 + G - 1 loaded into groups 0 .. G - 1), IDX(q) (the permute
- * that broadcasts entry q of each group into that group); H_ZERO, H_SET1,
- * H_FMA, H_MUL, H_LOADU, H_MASKZ_LOADU, H_MASK_STOREU.
+ * Type: T, V (512-bit), LINE (elements of a cache line), V_ZERO, V_SET1,
+ * V_FMA, V_MUL, V_PERM(idx, v): kept after this file. Group size (undefined
+ * at its end): H (PW elements: one row's part), G, PW, PFX(name), and the
+ * operations V_PART(v, g) (the H of lane group g), V_LO (group 0),
+ * V_BCAST_H (an H into every group), V_ROWS(i0, l) (entries l of rows i0 ..
+ * i0 + G - 1, each broadcast into its group, from memory), V_JOIN(i0, l)
+ * (entries l .. l + PW - 1 of rows i0 .. i0 + G - 1 loaded into groups 0 ..
+ * G - 1), IDX(q) (the permute that broadcasts entry q of each group into
+ * that group); H_ZERO, H_SET1, H_FMA, H_MUL, H_LOADU, H_MASKZ_LOADU,
+ * H_MASK_STOREU.
  */
 
 /* Entry l of row i of A: rows 8 and on from a second base, a8, eight rows
@@ -130,3 +132,22 @@ PFX(tile)(const int MV, const int ROWA, int64_t k, T alpha, const T *restrict a,
 }
 
 #undef ROWP
+/* The group size's parameters: the includer defines them anew for the
+ * next one (the type's stay). */
+#undef H
+#undef G
+#undef PW
+#undef PFX
+#undef V_LO
+#undef V_PART
+#undef V_BCAST_H
+#undef V_ROWS
+#undef V_JOIN
+#undef IDX
+#undef H_ZERO
+#undef H_SET1
+#undef H_FMA
+#undef H_MUL
+#undef H_LOADU
+#undef H_MASKZ_LOADU
+#undef H_MASK_STOREU
