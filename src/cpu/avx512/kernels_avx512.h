@@ -66,8 +66,10 @@ void gk_gemm_u_f64_avx512_6x32q(int64_t mv, int64_t nv, int64_t k, double alpha,
  * (16 x 8 x 16 and x 24 floats: 0.90x as pairs on a Zen 5 core; x 32 the
  * same, 1.15-1.37x from 64 on). */
 #define GK_GEMM_U_PAIRS_MIN_K 32
-/* Row pairs (gemm_u_pairs_avx512.c): 2 <= mv <= 16, 1 <= nv <= 8 floats or
- * 4 doubles, otherwise the contract of gk_gemm_u_f32_fn / gk_gemm_u_f64_fn. */
+/* Row pairs and quads (gemm_u_pairs_avx512.c; quads where nv is at most 4
+ * floats or 2 doubles and mv at least 4): 2 <= mv <= 16, 1 <= nv <= 8
+ * floats or 4 doubles, otherwise the contract of gk_gemm_u_f32_fn /
+ * gk_gemm_u_f64_fn. */
 void gk_gemm_u_pairs_f32_avx512(int64_t mv, int64_t nv, int64_t k, float alpha,
                                 const float *restrict a, int64_t rs_a, int64_t cs_a,
                                 const float *restrict b, int64_t rs_b, float beta,
