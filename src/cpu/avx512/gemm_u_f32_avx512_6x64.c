@@ -203,31 +203,4 @@ u_kernel(const int groups, int64_t mv, int64_t nv, int64_t k, float alpha,
 	}
 }
 
-void gk_gemm_u_f32_avx512_6x64(int64_t mv, int64_t nv, int64_t k, float alpha,
-                               const float *restrict a, int64_t rs_a, int64_t cs_a,
-                               const float *restrict b, int64_t rs_b, float beta,
-                               float *restrict c, int64_t rs_c)
-{
-	u_kernel(0, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
-}
-
-/* The same with the tiles of at most half a vector of columns as row pairs,
- * those of at most a quarter as row quads (gemm_u_pairs_avx512.c): the
- * table's choice on AMD Zen 5 and later. */
-void gk_gemm_u_f32_avx512_6x64p(int64_t mv, int64_t nv, int64_t k, float alpha,
-                                const float *restrict a, int64_t rs_a, int64_t cs_a,
-                                const float *restrict b, int64_t rs_b, float beta,
-                                float *restrict c, int64_t rs_c)
-{
-	u_kernel(2, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
-}
-
-/* The same with only the tiles of at most a quarter of a vector as row
- * quads: the table's choice on Intel CPUs. */
-void gk_gemm_u_f32_avx512_6x64q(int64_t mv, int64_t nv, int64_t k, float alpha,
-                                const float *restrict a, int64_t rs_a, int64_t cs_a,
-                                const float *restrict b, int64_t rs_b, float beta,
-                                float *restrict c, int64_t rs_c)
-{
-	u_kernel(4, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
-}
+U_ENTRIES(gk_gemm_u_f32_avx512_6x64)

@@ -201,31 +201,4 @@ u_kernel(const int groups, int64_t mv, int64_t nv, int64_t k, double alpha,
 	}
 }
 
-void gk_gemm_u_f64_avx512_6x32(int64_t mv, int64_t nv, int64_t k, double alpha,
-                               const double *restrict a, int64_t rs_a, int64_t cs_a,
-                               const double *restrict b, int64_t rs_b, double beta,
-                               double *restrict c, int64_t rs_c)
-{
-	u_kernel(0, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
-}
-
-/* The same with the tiles of at most half a vector of columns as row pairs,
- * those of at most a quarter as row quads (gemm_u_pairs_avx512.c): the
- * table's choice on AMD Zen 5 and later. */
-void gk_gemm_u_f64_avx512_6x32p(int64_t mv, int64_t nv, int64_t k, double alpha,
-                                const double *restrict a, int64_t rs_a, int64_t cs_a,
-                                const double *restrict b, int64_t rs_b, double beta,
-                                double *restrict c, int64_t rs_c)
-{
-	u_kernel(2, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
-}
-
-/* The same with only the tiles of at most a quarter of a vector as row
- * quads: the table's choice on Intel CPUs. */
-void gk_gemm_u_f64_avx512_6x32q(int64_t mv, int64_t nv, int64_t k, double alpha,
-                                const double *restrict a, int64_t rs_a, int64_t cs_a,
-                                const double *restrict b, int64_t rs_b, double beta,
-                                double *restrict c, int64_t rs_c)
-{
-	u_kernel(4, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
-}
+U_ENTRIES(gk_gemm_u_f64_avx512_6x32)

@@ -41,3 +41,16 @@ FNS6(4)
 #define ROWS6(v) T(1, v); T(2, v); T(3, v); T(4, v); T(5, v); T(6, v)
 #define ROWS8(v) ROWS6(v); T(7, v); T(8, v)
 #define ROWS16(v) ROWS8(v); T(9, v); T(10, v); T(11, v); T(12, v); T(13, v); T(14, v); T(15, v); T(16, v)
+
+/* The three entries of a kernel file, around its u_kernel(groups, ...)
+ * (defined after this header, before the use): plain (groups 0), name##p
+ * (2: row pairs and quads, gemm_u_pairs_avx512.c) and name##q (4: quads
+ * only). table_avx512.c says which one the table takes. */
+#define U_ENTRY(fn, groups)                                                                    \
+	void fn(int64_t mv, int64_t nv, int64_t k, UT alpha, const UT *restrict a, int64_t rs_a,  \
+	        int64_t cs_a, const UT *restrict b, int64_t rs_b, UT beta, UT *restrict c,        \
+	        int64_t rs_c)                                                                   \
+	{                                                                                       \
+		u_kernel(groups, mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);      \
+	}
+#define U_ENTRIES(name) U_ENTRY(name, 0) U_ENTRY(name##p, 2) U_ENTRY(name##q, 4)

@@ -1,6 +1,4 @@
 /* table_avx512.c - the AVX2 table with the AVX-512 kernels put in. */
-#include <stdlib.h>
-#include <string.h>
 #include "gk_internal.h"
 #include "kernel_api.h"
 #include "kernels_avx512.h"
@@ -35,7 +33,7 @@ static const gk_gf256_dot_fn check_gf_dot[GK_GF256_MAX_ROWS + 1] = {
  * 8 floats or 4 doubles wide, 1.16-1.36x more on 4 and 2 with quads); 4,
  * only the quarter-wide ones as quads, on Intel (quads 1.02-1.69x on a
  * Xeon of the Sapphire Rapids class, pairs 0.75-0.96x there); 0 elsewhere
- * (Zen 4 splits 512-bit operations in two halves: nothing to gain).
+ * (Zen 4, which splits 512-bit operations in two halves, was not measured).
  * GK_GEMM_PAIRS=0 turns both off, 1 both on. */
 static int grouped_rule(void)
 {
@@ -44,12 +42,10 @@ static int grouped_rule(void)
 
 static int grouped(void)
 {
-	const char *s = getenv("GK_GEMM_PAIRS");
-	if (s != NULL && strcmp(s, "0") == 0)
-		return 0;
-	if (s != NULL && strcmp(s, "1") == 0)
-		return 2;
-	return grouped_rule();
+	/* GK_GEMM_PAIRS=1 reads 1: pairs and quads. */
+	static int cached = -1;
+	const int g = gk_env_switch("GK_GEMM_PAIRS", &cached, grouped_rule);
+	return g == 1 ? 2 : g;
 }
 
 void gk_kernels_init_avx512(gk_kernels *t)
