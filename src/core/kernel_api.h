@@ -122,6 +122,40 @@ typedef void (*gk_gemm_u_f64_fn)(int64_t mv, int64_t nv, int64_t k, double alpha
                                  double *restrict c, int64_t rs_c);
 
 /*
+ * Dot tiles, for products whose C is a few columns wide: C(mv x nv) :=
+ * beta * C + alpha * A * Bt^T with k along the vector, mv >= 1 rows and
+ * 1 <= nv <= DN columns (the table's gemm_d_*_nr; gemm_d_*_mr is the
+ * tallest tile, in which threads best take rows). A(i, l) at a[i * rs_a + l]
+ * (rows contiguous), Bt(j, l) = B(l, j) at bt[j * rs_bt + l] (B by
+ * columns, or packed by pack_dt), C(i, j) at c[i * rs_c + j]. Each element
+ * gets a vector of partial sums (lane q: the terms with l = q modulo the
+ * width, in order of l, from zero) summed by a fixed tree, times alpha (not
+ * when alpha is 1), plus beta C by one multiply-add; beta == 0 reads no C.
+ * The bits depend on the element's row of A, column of B and k only, not
+ * on the tile it is computed in. Nothing at or past k is read in A or Bt.
+ * pf: fetch A's rows ahead (the driver asks when A does not stay in L2).
+ */
+typedef void (*gk_gemm_d_f32_fn)(int64_t mv, int64_t nv, int64_t k, float alpha,
+                                 const float *restrict a, int64_t rs_a,
+                                 const float *restrict bt, int64_t rs_bt, float beta,
+                                 float *restrict c, int64_t rs_c, int pf);
+typedef void (*gk_gemm_d_f64_fn)(int64_t mv, int64_t nv, int64_t k, double alpha,
+                                 const double *restrict a, int64_t rs_a,
+                                 const double *restrict bt, int64_t rs_bt, double beta,
+                                 double *restrict c, int64_t rs_c, int pf);
+/* Bt(j, l) := B(l, j) for j < n and l < k, B's rows contiguous (B(l, j) at
+ * b[l * rs_b + j]), Bt's rows kp apart, kp a multiple of GK_DT_ALIGN
+ * elements and at least k; Bt(j, l) may be written, zero, for k <= l < kp
+ * too (n x kp elements in all). */
+#define GK_DT_ALIGN 16
+/* The widest C that a table may send to its dot tiles. */
+#define GK_GEMM_D_COLS 8
+typedef void (*gk_pack_dt_f32_fn)(int64_t k, int64_t n, const float *restrict b, int64_t rs_b,
+                                  float *restrict bt, int64_t kp);
+typedef void (*gk_pack_dt_f64_fn)(int64_t k, int64_t n, const double *restrict b, int64_t rs_b,
+                                  double *restrict bt, int64_t kp);
+
+/*
  * Tile kernels of the seed ladder (src/gemm/ladder_tiled_tmpl.h). Unlike the
  * microkernels above they read unpacked row-major tiles that the driver has
  * copied, each with its own row stride, and they accumulate: C += A * B,
@@ -215,6 +249,18 @@ typedef struct gk_kernels {
 	 * quads; 4: quads only; 0: none): those keep all their rows along a
 	 * long k, where their accumulators are fewer than their rows. */
 	int gemm_u_grouped;
+	/* Dot tiles (NULL where a set has none): the tallest tile, the most
+	 * columns of a call, and for a C n columns wide (n <= GK_GEMM_D_COLS)
+	 * the least depth from which the driver sends it to them (0: never;
+	 * below it, the unpacked tiles measured faster). */
+	gk_gemm_d_f32_fn gemm_d_f32;
+	gk_pack_dt_f32_fn pack_dt_f32;
+	int gemm_d_f32_mr, gemm_d_f32_nr;
+	int gemm_d_f32_min_k[GK_GEMM_D_COLS + 1];
+	gk_gemm_d_f64_fn gemm_d_f64;
+	gk_pack_dt_f64_fn pack_dt_f64;
+	int gemm_d_f64_mr, gemm_d_f64_nr;
+	int gemm_d_f64_min_k[GK_GEMM_D_COLS + 1];
 	/* Tile kernels of the seed ladder; the shape is in the slot's name. */
 	gk_unroll_f32_fn unroll_2x4_f32;
 	gk_unroll_f64_fn unroll_2x4_f64;

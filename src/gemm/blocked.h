@@ -87,6 +87,20 @@
  * on a par for two or three, slower from four. */
 #define GK_BLOCKED_AXPY_ROWS 2
 #define GK_BLOCKED_DOT_COLS 3
+/* Way 5 (dot tiles, where the kernel table has them) for a C of at least
+ * DOT_MIN_ROWS rows and a depth up to DOT_MAX_K (from the table's least
+ * depth for the width of C): past it, Bt no longer stays in L2 while A's
+ * rows pass. */
+#define GK_BLOCKED_DOT_MIN_ROWS 16
+#define GK_BLOCKED_DOT_MAX_K 4096
+/* Way 5 takes C's rows in runs of this many (a multiple of the dot tiles'
+ * heights, 8, 6 and 4), each run across every group of columns: A's rows
+ * are read from memory once, then from L2 (24 x 4096 floats, 384 KiB).
+ * Without the runs, 256 x 8 x 4096 SGEMM ran at 0.74 of the unpacked tiles
+ * on a Xeon, each group of columns reading all of A again. */
+#define GK_BLOCKED_DOT_ROWS 24
+/* The least depth from which the dot tiles may fetch A's rows ahead. */
+#define GK_BLOCKED_DOT_FETCH_K 256
 /* The axpy way goes through C in blocks of columns this many bytes wide:
  * their rows of C stay in L1, B is read once, and threads share the blocks.
  * Measured against the single-threaded i-k-j loop it replaces (Xeon with

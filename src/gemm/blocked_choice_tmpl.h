@@ -1,7 +1,7 @@
 /*
  * blocked_choice_tmpl.h - the entry point of the blocked driver
  * (blocked_tmpl.h, included at its end for each precision): the way a
- * product takes (1 to 4, from its shape), the threads it runs on, and the
+ * product takes (1 to 5, from its shape), the threads it runs on, and the
  * direct calls of the smallest ones.
  */
 
@@ -88,6 +88,11 @@ static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
 static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
+	/* Way 5 first: its limits leave no depth that way 2 would split. */
+	if (GK_FN(dotway)(p)) {
+		const gk_status st = GK_FN(dot_tiles)(p, nt);
+		return st == GK_OK ? st : GK_FN(no_workspace)(p, kc);
+	}
 	/* All of C one column of tiles of the unpacked kernel, k one block, one
 	 * thread: the calls straight away. At 16 x 16 x 16 the loops of way 1
 	 * around them cost a sixth. */

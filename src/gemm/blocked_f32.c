@@ -12,6 +12,12 @@
 #define GK_UVW gemm_u_f32_vw
 #define GK_AXPY axpy_f32
 #define GK_DOT dot_f32
+#define GK_DKR gemm_d_f32
+#define GK_DKR_FN gk_gemm_d_f32_fn
+#define GK_DPACK pack_dt_f32
+#define GK_DMR gemm_d_f32_mr
+#define GK_DNR gemm_d_f32_nr
+#define GK_DMINK gemm_d_f32_min_k
 #define GK_MR gemm_f32_mr
 #define GK_NR gemm_f32_nr
 #define GK_FN(name) name##_f32

@@ -12,6 +12,12 @@
 #define GK_UVW gemm_u_f64_vw
 #define GK_AXPY axpy_f64
 #define GK_DOT dot_f64
+#define GK_DKR gemm_d_f64
+#define GK_DKR_FN gk_gemm_d_f64_fn
+#define GK_DPACK pack_dt_f64
+#define GK_DMR gemm_d_f64_mr
+#define GK_DNR gemm_d_f64_nr
+#define GK_DMINK gemm_d_f64_min_k
 #define GK_MR gemm_f64_mr
 #define GK_NR gemm_f64_nr
 #define GK_FN(name) name##_f64

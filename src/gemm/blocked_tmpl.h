@@ -3,7 +3,7 @@
  * both precisions: blocked_f32.c and blocked_f64.c name the type, the
  * kernel slots, and GK_FN(x), which gives each function its suffix.
  *
- * A call goes one of four ways, chosen from its shape (blocked.h has the
+ * A call goes one of five ways, chosen from its shape (blocked.h has the
  * limits):
  *
  *  1. Unpacked: small products, skinny ones (few rows and columns of C,
@@ -41,6 +41,11 @@
  *     L2-sized pieces, which stay in L2 from packing to use, and waits for
  *     no one.
  *
+ *  5. Dot tiles, taken first where the kernel table has them: a C of a few
+ *     columns (up to 8 floats or 4 doubles with AVX-512) with A by rows,
+ *     k along the vector, each element's lanes summed at the end
+ *     (blocked_dot_tmpl.h). B's columns are packed once into rows.
+ *
  * Threads (pool.h): the caller and up to nt - 1 workers claim the tasks
  * one at a time, in order; a task that needs others (a panel packed, the
  * previous kc block of its tile) waits for them, briefly spinning, then
@@ -56,7 +61,8 @@
  * packed one bit for bit), k blocked by the same kc, beta applied by the
  * first kc block, later ones accumulating in order; way 3 sums each element
  * in one task too. So a result does not depend on the tiles' order, on who
- * computed them or on nt, with one exception: way 2. Without
+ * computed them or on nt (way 5 sums each element in its own vector, the
+ * same whatever the tile), with one exception: way 2. Without
  * GK_FLAG_DETERMINISTIC it cuts K into one group per thread asked for (the
  * count then shows in the last bits, reproducibly); with the flag, into
  * groups whose size depends on k alone, summed in group order by one
@@ -174,6 +180,8 @@ static inline int64_t GK_FN(ntasks)(int nt, int64_t most)
 
 /* Ways 1 to 3, which pack no panels. */
 #include "blocked_unpacked_tmpl.h"
+/* Way 5, dot tiles. */
+#include "blocked_dot_tmpl.h"
 
 /* ---- 4. packed --------------------------------------------------------- */
 

@@ -62,6 +62,20 @@ void gk_gemm_u_f64_avx512_6x32q(int64_t mv, int64_t nv, int64_t k, double alpha,
                                 const double *restrict a, int64_t rs_a, int64_t cs_a,
                                 const double *restrict b, int64_t rs_b, double beta,
                                 double *restrict c, int64_t rs_c);
+/* Dot tiles (gemm_d_avx512.c; gk_gemm_d_f32_fn, gk_pack_dt_f32_fn and the
+ * f64 ones): tiles of up to 8 rows, calls of up to 5 columns. */
+#define GK_GEMM_D_AVX512_MR 8
+#define GK_GEMM_D_AVX512_NR 5
+void gk_gemm_d_f32_avx512(int64_t mv, int64_t nv, int64_t k, float alpha,
+                          const float *restrict a, int64_t rs_a, const float *restrict bt,
+                          int64_t rs_bt, float beta, float *restrict c, int64_t rs_c, int pf);
+void gk_gemm_d_f64_avx512(int64_t mv, int64_t nv, int64_t k, double alpha,
+                          const double *restrict a, int64_t rs_a, const double *restrict bt,
+                          int64_t rs_bt, double beta, double *restrict c, int64_t rs_c, int pf);
+void gk_pack_dt_f32_avx512(int64_t k, int64_t n, const float *restrict b, int64_t rs_b,
+                           float *restrict bt, int64_t kp);
+void gk_pack_dt_f64_avx512(int64_t k, int64_t n, const double *restrict b, int64_t rs_b,
+                           double *restrict bt, int64_t kp);
 /* The depth from which the row pairs pay: below it, the one-row tiles
  * (16 x 8 x 16 and x 24 floats: 0.90x as pairs on a Zen 5 core; x 32 the
  * same, 1.15-1.37x from 64 on). */

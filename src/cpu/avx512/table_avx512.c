@@ -17,6 +17,10 @@ static const gk_gemm_u_f32_fn check_gemm_u_f32p = gk_gemm_u_f32_avx512_6x64p;
 static const gk_gemm_u_f64_fn check_gemm_u_f64p = gk_gemm_u_f64_avx512_6x32p;
 static const gk_gemm_u_f32_fn check_gemm_u_f32q = gk_gemm_u_f32_avx512_6x64q;
 static const gk_gemm_u_f64_fn check_gemm_u_f64q = gk_gemm_u_f64_avx512_6x32q;
+static const gk_gemm_d_f32_fn check_gemm_d_f32 = gk_gemm_d_f32_avx512;
+static const gk_gemm_d_f64_fn check_gemm_d_f64 = gk_gemm_d_f64_avx512;
+static const gk_pack_dt_f32_fn check_pack_dt_f32 = gk_pack_dt_f32_avx512;
+static const gk_pack_dt_f64_fn check_pack_dt_f64 = gk_pack_dt_f64_avx512;
 static const gk_unroll_f32_fn check_unroll_f32 = gk_unroll_f32_avx512_2x4;
 static const gk_unroll_f64_fn check_unroll_f64 = gk_unroll_f64_avx512_2x4;
 static const gk_regtile_f32_fn check_regtile_6x64 = gk_regtile_f32_avx512_6x64;
@@ -48,6 +52,39 @@ static int grouped(void)
 	return g == 1 ? 2 : g;
 }
 
+/* The least depth from which a C n columns wide goes to the dot tiles
+ * (gemm_d_avx512.c; 0: never), by what the unpacked tiles do with it.
+ * Measured call by call against them, SGEMM and DGEMM, m = 8 to 256, k = 32
+ * to 4096, one thread (docs/KERNELS.md): on a Zen 5 core with row pairs and
+ * quads, where C 3, 6, 7 or 8 floats (3 doubles) wide fills most of the
+ * unpacked tiles' vectors and the dot tiles' sums at the end pay only along
+ * a longer k; on an Intel Xeon (Sapphire Rapids class) with quads. Zen 4
+ * (neither), which runs a 512-bit operation as two 256-bit halves, was not
+ * at hand: there the unpacked tiles of 5 to 8 floats and 3 or 4 doubles
+ * lose no lanes, so those stay with them, or go from a long k. */
+typedef struct {
+	int f32[GK_GEMM_D_COLS + 1], f64[GK_GEMM_D_COLS + 1];
+} dot_depths;
+static const dot_depths dot_zen5 = {{0, 32, 64, 256, 64, 64, 128, 1024, 128},
+                                    {0, 32, 64, 1024, 64, 0, 0, 0, 0}};
+static const dot_depths dot_intel = {{0, 32, 64, 64, 64, 64, 128, 256, 256},
+                                     {0, 32, 64, 256, 64, 0, 0, 0, 0}};
+static const dot_depths dot_plain = {{0, 32, 64, 64, 64, 256, 1024, 0, 0},
+                                     {0, 32, 64, 0, 0, 0, 0, 0, 0}};
+
+/* Products a few columns wide in dot tiles (gemm_d_avx512.c), unless
+ * GK_GEMM_DOT=0. */
+static int dot_rule(void)
+{
+	return 1;
+}
+
+static int dot_tiles(void)
+{
+	static int cached = -1;
+	return gk_env_switch("GK_GEMM_DOT", &cached, dot_rule);
+}
+
 void gk_kernels_init_avx512(gk_kernels *t)
 {
 	gk_kernels_init_avx2(t);
@@ -77,6 +114,19 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	t->gemm_u_f64_mr = GK_GEMM_U_F64_AVX512_MR;
 	t->gemm_u_f64_nr = GK_GEMM_U_F64_AVX512_NR;
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_AVX512_VW;
+	if (dot_tiles()) {
+		t->gemm_d_f32 = check_gemm_d_f32;
+		t->pack_dt_f32 = check_pack_dt_f32;
+		t->gemm_d_f32_mr = t->gemm_d_f64_mr = GK_GEMM_D_AVX512_MR;
+		t->gemm_d_f32_nr = t->gemm_d_f64_nr = GK_GEMM_D_AVX512_NR;
+		t->gemm_d_f64 = check_gemm_d_f64;
+		t->pack_dt_f64 = check_pack_dt_f64;
+		const dot_depths *d = g == 2 ? &dot_zen5 : g == 4 ? &dot_intel : &dot_plain;
+		for (int n = 0; n <= GK_GEMM_D_COLS; n++) {
+			t->gemm_d_f32_min_k[n] = d->f32[n];
+			t->gemm_d_f64_min_k[n] = d->f64[n];
+		}
+	}
 	t->unroll_2x4_f32 = check_unroll_f32;
 	t->unroll_2x4_f64 = check_unroll_f64;
 	t->regtile_6x64_f32 = check_regtile_6x64;

@@ -45,6 +45,15 @@ void gk_kernels_init_generic(gk_kernels *t)
 	t->gemm_u_f64_mr = GK_GEMM_U_F64_GENERIC_MR;
 	t->gemm_u_f64_nr = GK_GEMM_U_F64_GENERIC_NR;
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_GENERIC_VW;
+	/* No dot tiles: products a few columns wide go the unpacked tiles. */
+	t->gemm_d_f32 = 0;
+	t->pack_dt_f32 = 0;
+	t->gemm_d_f32_mr = t->gemm_d_f32_nr = 0;
+	t->gemm_d_f64 = 0;
+	t->pack_dt_f64 = 0;
+	t->gemm_d_f64_mr = t->gemm_d_f64_nr = 0;
+	for (int n = 0; n <= GK_GEMM_D_COLS; n++)
+		t->gemm_d_f32_min_k[n] = t->gemm_d_f64_min_k[n] = 0;
 	t->unroll_2x4_f32 = check_unroll_f32;
 	t->unroll_2x4_f64 = check_unroll_f64;
 	t->regtile_3x32_f32 = check_regtile_3x32;

@@ -1,0 +1,304 @@
+/*
+ * test_gemm_dot.c - the dot tiles (kernel_api.h: gk_gemm_d_*_fn and
+ * gk_pack_dt_*_fn) of the AVX-512 table, in isolation
+ * (test_gemm_dot_api.c tests way 5 of the driver, which uses them):
+ *
+ *  - every tile of 1..19 rows and 1..gemm_d_*_nr columns, k from 1 to 257,
+ *    alpha and beta 1, 0 and others, beta = 0 over NaN; elementwise against
+ *    a long double sum; A's and Bt's rows followed by NaN at k (the last
+ *    one by an unreadable page), so that a read at or past k shows; nothing
+ *    outside the tile written; calls alternately with and without the
+ *    fetches of A ahead;
+ *  - an element's bits independent of the tile: one call, a call per
+ *    column, a call per row and random pieces give the same bits;
+ *  - with terms in one lane of the vector only, exactly that lane's sum
+ *    in order of l, times alpha, plus beta C by one multiply-add;
+ *  - pack_dt: Bt(j, l) = B(l, j) exactly, zero from k to the next vector,
+ *    nothing written past n kp elements.
+ * Inputs are fresh random numbers in [-1, 1] (GK_TEST_SEED to repeat).
+ */
+#include "test_gemm_dot_util.h"
+
+/* ------------------------------------------------------------------------ */
+/* 1. The kernel against the reference                                      */
+/* ------------------------------------------------------------------------ */
+
+/* One call on an mv x nv tile of a C buffer with guard rows and columns;
+ * A's and Bt's rows NaN from k to their stride, the last row of each ending
+ * at an unreadable page. */
+static void dkr_case(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, int64_t k,
+                     double alpha, double beta, tu_rng *r)
+{
+	const size_t es = tu_esize(dt);
+	const int64_t rs_a = k + 1 + (int64_t)(tu_next(r) % 5);
+	const int64_t rs_bt = k + 1 + (int64_t)(tu_next(r) % 5);
+	const int64_t la = (mv - 1) * rs_a + k, lb = (nv - 1) * rs_bt + k;
+	gbuf ga, gb;
+	void *a = guarded((size_t)la * es, &ga), *bt = guarded((size_t)lb * es, &gb);
+	tu_fill(dt, a, (size_t)la, r);
+	tu_fill(dt, bt, (size_t)lb, r);
+	for (int64_t i = 0; i + 1 < mv; i++)
+		for (int64_t l = k; l < rs_a; l++)
+			tu_setv(dt, a, i * rs_a + l, NAN);
+	for (int64_t j = 0; j + 1 < nv; j++)
+		for (int64_t l = k; l < rs_bt; l++)
+			tu_setv(dt, bt, j * rs_bt + l, NAN);
+	const int64_t rs_c = nv + 3 + (int64_t)(tu_next(r) % 4), off = 2 * rs_c + 2;
+	const int64_t lc = (mv + 4) * rs_c;
+	void *c = tu_xmalloc((size_t)lc * es), *c0 = tu_xmalloc((size_t)lc * es);
+	tu_fill(dt, c, (size_t)lc, r);
+	if (beta == 0.0)
+		for (int64_t i = 0; i < mv; i++)
+			for (int64_t j = 0; j < nv; j++)
+				tu_setv(dt, c, off + i * rs_c + j, NAN);
+	memcpy(c0, c, (size_t)lc * es);
+	dkr(t, dt, mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, (char *)c + off * es, rs_c);
+	int bad = 0, outside = 0;
+	for (int64_t x = 0; x < lc; x++) {
+		const int64_t i = (x - off) / rs_c - ((x - off) < 0), j = x - off - i * rs_c;
+		if (i < 0 || i >= mv || j < 0 || j >= nv) {
+			outside += memcmp((char *)c + x * es, (char *)c0 + x * es, es) != 0;
+			continue;
+		}
+		long double s = 0, mag = 0;
+		for (int64_t l = 0; l < k; l++) {
+			const long double pr =
+				(long double)tu_getv(dt, a, i * rs_a + l) * tu_getv(dt, bt, j * rs_bt + l);
+			s += pr;
+			mag += fabsl(pr);
+		}
+		s *= alpha;
+		mag *= fabs(alpha);
+		if (beta != 0.0) {
+			s += (long double)beta * tu_getv(dt, c0, x);
+			mag += fabsl((long double)beta * tu_getv(dt, c0, x));
+		}
+		const double got = tu_getv(dt, c, x);
+		if (!(fabsl((long double)got - s) <= 2.0L * (k + 2) * tu_unit_roundoff(dt) * mag) &&
+		    bad++ == 0)
+			fprintf(stderr, "  C(%lld,%lld) = %.9g, expected %.9Lg\n", (long long)i,
+			        (long long)j, got, s);
+	}
+	TU_CHECK(bad == 0 && outside == 0,
+	         "%s gemm_d_%s %lldx%lld k=%lld rs_a=%lld rs_bt=%lld alpha=%g beta=%g: %d elements "
+	         "off, %d written outside the tile", t->name, NAME(dt), (long long)mv, (long long)nv,
+	         (long long)k, (long long)rs_a, (long long)rs_bt, alpha, beta, bad, outside);
+	guarded_free(&ga);
+	guarded_free(&gb);
+	free(c);
+	free(c0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 2. The bits of an element do not depend on its tile                     */
+/* ------------------------------------------------------------------------ */
+
+static void dkr_bits(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, int64_t k,
+                     double alpha, double beta, tu_rng *r)
+{
+	const size_t es = tu_esize(dt);
+	const int64_t rs_a = k + (int64_t)(tu_next(r) % 4), rs_bt = k + (int64_t)(tu_next(r) % 4);
+	const size_t la = (size_t)(mv * rs_a), lb = (size_t)(nv * rs_bt), lc = (size_t)(mv * nv);
+	void *a = tu_xmalloc(la * es), *bt = tu_xmalloc(lb * es);
+	char *c[4];
+	tu_fill(dt, a, la, r);
+	tu_fill(dt, bt, lb, r);
+	for (int v = 0; v < 4; v++)
+		c[v] = tu_xmalloc(lc * es);
+	tu_fill(dt, c[0], lc, r);
+	for (int v = 1; v < 4; v++)
+		memcpy(c[v], c[0], lc * es);
+	const char *ac = a, *bc = bt;
+	/* One call; a call per column; a call per row; random pieces. */
+	dkr(t, dt, mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, c[0], nv);
+	for (int64_t j = 0; j < nv; j++)
+		dkr(t, dt, mv, 1, k, alpha, a, rs_a, bc + j * rs_bt * es, rs_bt, beta, c[1] + j * es, nv);
+	for (int64_t i = 0; i < mv; i++)
+		dkr(t, dt, 1, nv, k, alpha, ac + i * rs_a * es, rs_a, bt, rs_bt, beta,
+		    c[2] + i * nv * es, nv);
+	for (int64_t i = 0, h; i < mv; i += h) {
+		h = 1 + (int64_t)(tu_next(r) % (uint64_t)(mv - i));
+		for (int64_t j = 0, w; j < nv; j += w) {
+			w = 1 + (int64_t)(tu_next(r) % (uint64_t)(nv - j));
+			dkr(t, dt, h, w, k, alpha, ac + i * rs_a * es, rs_a, bc + j * rs_bt * es, rs_bt,
+			    beta, c[3] + (i * nv + j) * es, nv);
+		}
+	}
+	static const char *const how[] = {"", "a call per column", "a call per row", "random pieces"};
+	for (int v = 1; v < 4; v++)
+		TU_CHECK(memcmp(c[0], c[v], lc * es) == 0,
+		         "%s gemm_d_%s %lldx%lld k=%lld alpha=%g beta=%g: one call and %s give "
+		         "different bits", t->name, NAME(dt), (long long)mv, (long long)nv, (long long)k,
+		         alpha, beta, how[v]);
+	free(a);
+	free(bt);
+	for (int v = 0; v < 4; v++)
+		free(c[v]);
+}
+
+/* The lanes: with A's rows zero but at l = q modulo the vector width, the
+ * tree adds zeros to one lane, so an element is that lane's sum exactly:
+ * its terms in order of l from zero (each a multiply-add, or a product
+ * rounded then added: the contract names neither), times alpha unless it
+ * is 1, plus beta C by one multiply-add unless beta is 0. W is the width of
+ * the AVX-512 table's vectors: 16 floats, 8 doubles. */
+static void dkr_lane(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, int64_t k,
+                     double alpha, double beta, tu_rng *r)
+{
+	const size_t es = tu_esize(dt);
+	const int64_t w = dt == GK_DTYPE_F32 ? 16 : 8, q = (int64_t)(tu_next(r) % (uint64_t)w);
+	const size_t la = (size_t)(mv * k), lb = (size_t)(nv * k), lc = (size_t)(mv * nv);
+	void *a = tu_xmalloc(la * es), *bt = tu_xmalloc(lb * es), *c = tu_xmalloc(lc * es);
+	void *c0 = tu_xmalloc(lc * es);
+	tu_fill(dt, a, la, r);
+	tu_fill(dt, bt, lb, r);
+	tu_fill(dt, c0, lc, r);
+	for (int64_t i = 0; i < mv; i++)
+		for (int64_t l = 0; l < k; l++)
+			if (l % w != q)
+				tu_setv(dt, a, i * k + l, 0.0);
+	memcpy(c, c0, lc * es);
+	dkr(t, dt, mv, nv, k, alpha, a, k, bt, k, beta, c, nv);
+	int bad = 0;
+	for (int64_t i = 0; i < mv; i++)
+		for (int64_t j = 0; j < nv; j++) {
+			const int64_t x = i * nv + j;
+			const double got = tu_getv(dt, c, x);
+			int ok = 0;
+			for (int fused = 0; fused < 2 && !ok; fused++) {
+				double e;
+				if (dt == GK_DTYPE_F32) {
+					const float *af = (const float *)a + i * k, *bf = (const float *)bt + j * k;
+					float s = 0.0f;
+					for (int64_t l = q; l < k; l += w) {
+						volatile float pr = af[l] * bf[l];
+						s = fused ? fmaf(af[l], bf[l], s) : s + pr;
+					}
+					if (alpha != 1.0)
+						s *= (float)alpha;
+					if (beta != 0.0)
+						s = fmaf((float)beta, ((const float *)c0)[x], s);
+					e = s;
+				} else {
+					const double *ad = (const double *)a + i * k, *bd = (const double *)bt + j * k;
+					double s = 0.0;
+					for (int64_t l = q; l < k; l += w) {
+						volatile double pr = ad[l] * bd[l];
+						s = fused ? fma(ad[l], bd[l], s) : s + pr;
+					}
+					if (alpha != 1.0)
+						s *= alpha;
+					if (beta != 0.0)
+						s = fma(beta, ((const double *)c0)[x], s);
+					e = s;
+				}
+				ok = got == e;
+			}
+			bad += !ok;
+		}
+	TU_CHECK(bad == 0,
+	         "%s gemm_d_%s %lldx%lld k=%lld alpha=%g beta=%g, terms in lane %lld only: %d "
+	         "elements not that lane's sum in order of l", t->name, NAME(dt), (long long)mv,
+	         (long long)nv, (long long)k, alpha, beta, (long long)q, bad);
+	free(a);
+	free(bt);
+	free(c);
+	free(c0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 3. pack_dt                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* pack_dt of k x n of B, its rows rs_b apart and NaN past n: Bt(j, l) is
+ * B(l, j) bit for bit for l < k; zero from k to the next multiple of the
+ * vector width (16 floats, 8 doubles: the AVX-512 pack writes its last
+ * block of k whole); from there to kp zero or untouched (the contract: "may
+ * be written, zero"); nothing written past n kp elements. */
+static void pack_case(const gk_kernels *t, unsigned dt, int64_t n, int64_t k, tu_rng *r)
+{
+	const size_t es = tu_esize(dt);
+	const int64_t vw = dt == GK_DTYPE_F32 ? 16 : 8;
+	const int64_t rs_b = n + (int64_t)(tu_next(r) % 5);
+	const int64_t kp = (k + GK_DT_ALIGN - 1) / GK_DT_ALIGN * GK_DT_ALIGN;
+	const int64_t kv = (k + vw - 1) / vw * vw, guard = 64;
+	const size_t lb = (size_t)((k - 1) * rs_b + n), lt = (size_t)(n * kp + guard);
+	void *b = tu_xmalloc(lb * es), *bt = tu_xmalloc(lt * es), *bt0 = tu_xmalloc(lt * es);
+	tu_fill(dt, b, lb, r);
+	for (int64_t l = 0; l + 1 < k; l++)
+		for (int64_t j = n; j < rs_b; j++)
+			tu_setv(dt, b, l * rs_b + j, NAN);
+	poison(dt, bt0, lt);
+	memcpy(bt, bt0, lt * es);
+	if (dt == GK_DTYPE_F32)
+		t->pack_dt_f32(k, n, b, rs_b, bt, kp);
+	else
+		t->pack_dt_f64(k, n, b, rs_b, bt, kp);
+	int wrong = 0, nonzero = 0, past = 0;
+	const char *bb = b, *tb = bt, *tb0 = bt0;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t l = 0; l < kp; l++) {
+			const int64_t x = j * kp + l;
+			if (l < k)
+				wrong += memcmp(tb + x * es, bb + (l * rs_b + j) * es, es) != 0;
+			else if (l < kv)
+				nonzero += tu_getv(dt, bt, x) != 0.0;
+			else /* may be written, zero */
+				past += tu_getv(dt, bt, x) != 0.0 && memcmp(tb + x * es, tb0 + x * es, es) != 0;
+		}
+	const int guard_ok = memcmp(tb + n * kp * es, tb0 + n * kp * es, (size_t)guard * es) == 0;
+	TU_CHECK(wrong == 0 && nonzero == 0 && past == 0 && guard_ok,
+	         "%s pack_dt_%s k=%lld n=%lld rs_b=%lld kp=%lld: %d elements not B's, %d not zero "
+	         "up to %lld, %d neither zero nor untouched up to kp, guard %s", t->name, NAME(dt),
+	         (long long)k, (long long)n, (long long)rs_b, (long long)kp, wrong, nonzero,
+	         (long long)kv, past, guard_ok ? "intact" : "written");
+	free(b);
+	free(bt);
+	free(bt0);
+}
+
+static void test_kernels(const gk_kernels *t, uint64_t seed)
+{
+	static const int64_t ks[] = {1, 2, 7, 8, 15, 16, 17, 31, 32, 33, 64, 100, 257};
+	const int nk = (int)(sizeof ks / sizeof ks[0]);
+	tu_rng r;
+	tu_rng_init(&r, seed + 1);
+	printf("%s: dot tiles up to %dx%d; least depth by width of C, f32:", t->name,
+	       t->gemm_d_f32_mr, t->gemm_d_f32_nr);
+	for (int n = 1; n <= GK_GEMM_D_COLS; n++)
+		printf(" %d", t->gemm_d_f32_min_k[n]);
+	printf(", f64:");
+	for (int n = 1; n <= GK_GEMM_D_COLS; n++)
+		printf(" %d", t->gemm_d_f64_min_k[n]);
+	printf("\n");
+	for (int d = 0; d < 2; d++) {
+		const unsigned dt = d == 0 ? GK_DTYPE_F32 : GK_DTYPE_F64;
+		int c = 0;
+		for (int64_t mv = 1; mv <= 19; mv++)
+			for (int64_t nv = 1; nv <= dnr(t, dt); nv++)
+				for (int ki = 0; ki < nk; ki++, c++) {
+					for (int q = 0; q < 4; q++)
+						dkr_case(t, dt, mv, nv, ks[ki], ab[q][0], ab[q][1], &r);
+					dkr_bits(t, dt, mv, nv, ks[ki], ab[c % 4][0], ab[c % 4][1], &r);
+					dkr_lane(t, dt, mv, nv, ks[ki], ab[(c + 1) % 4][0], ab[(c + 1) % 4][1],
+					         &r);
+				}
+		static const int64_t pks[] = {1, 3, 15, 16, 17, 40, 129};
+		for (int64_t n = 1; n <= 9; n++)
+			for (int ki = 0; ki < 7; ki++)
+				pack_case(t, dt, n, pks[ki], &r);
+	}
+}
+
+
+int main(void)
+{
+	const gk_kernels *t = gk_kernels_by_name("avx512");
+	if (t == NULL)
+		printf("avx512: not supported by this CPU, skipped\n");
+	else if (t->gemm_d_f32 == NULL || t->gemm_d_f64 == NULL)
+		printf("avx512: no dot tiles in the table (GK_GEMM_DOT=0?), skipped\n");
+	else
+		test_kernels(t, tu_seed());
+	return tu_finish("test_gemm_dot");
+}
