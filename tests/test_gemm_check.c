@@ -51,14 +51,7 @@ static size_t at(gk_layout layout, int64_t i, int64_t j, int64_t ld)
 }
 
 /* One product with stored operands of small integers and an exact C. */
-typedef struct {
-	unsigned dt;
-	gk_layout layout;
-	gk_trans ta, tb;
-	int64_t m, n, k, lda, ldb, ldc;
-	double alpha, beta;
-	void *a, *b, *c0, *c;
-} prob;
+typedef tu_gemm_prob prob;
 
 static double op_a(const prob *p, int64_t i, int64_t l)
 {
@@ -75,16 +68,7 @@ static double op_b(const prob *p, int64_t l, int64_t j)
 static void prob_make(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_trans tb,
                       int64_t m, int64_t n, int64_t k, double alpha, double beta, tu_rng *r)
 {
-	memset(p, 0, sizeof *p);
-	p->dt = dt;
-	p->layout = layout;
-	p->ta = ta;
-	p->tb = tb;
-	p->m = m;
-	p->n = n;
-	p->k = k;
-	p->alpha = alpha;
-	p->beta = beta;
+	tu_gemm_prob_set(p, dt, layout, ta, tb, m, n, k, alpha, beta);
 	const int64_t ar = ta == GK_NO_TRANS ? m : k, ac = ta == GK_NO_TRANS ? k : m;
 	const int64_t br = tb == GK_NO_TRANS ? k : n, bc = tb == GK_NO_TRANS ? n : k;
 	/* Padded leading dimensions; the padding holds NaN, which must not be read. */
@@ -122,14 +106,6 @@ static void prob_make(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_tr
 			set(dt, p->c0, at(layout, i, j, p->ldc), c0);
 			set(dt, p->c, at(layout, i, j, p->ldc), alpha * s + (beta != 0 ? beta * c0 : 0));
 		}
-}
-
-static void prob_free(prob *p)
-{
-	free(p->a);
-	free(p->b);
-	free(p->c0);
-	free(p->c);
 }
 
 /* The error of p's C over rows (NULL: all), through the two-step API. */
@@ -251,7 +227,7 @@ static void one_case(unsigned dt, gk_layout layout, gk_trans ta, gk_trans tb, tu
 	e = error_of(&p, p.c0, NULL, 0);
 	TU_CHECK(isnan(e), "%s: Inf in A measures %.3g, want NaN", desc(&p), e);
 	set(dt, p.a, xa, va);
-	prob_free(&p);
+	tu_gemm_prob_free(&p);
 
 	/* beta = 0: C0 is not read, NaN there changes nothing. */
 	prob_make(&p, dt, layout, ta, tb, m, n, k, -1.0, 0.0, r);
@@ -267,7 +243,7 @@ static void one_case(unsigned dt, gk_layout layout, gk_trans ta, gk_trans tb, tu
 	e = check_of(&p, NULL, 0);
 	TU_CHECK(close_to(e, want0), "%s: planted error 1 measures %.17g, want %.17g", desc(&p), e,
 	         want0);
-	prob_free(&p);
+	tu_gemm_prob_free(&p);
 }
 
 /* gkc_gemm_check a block of rows at a time (n = 1000: blocks of 65 rows),
@@ -293,7 +269,7 @@ static void blocks(tu_rng *r)
 		TU_CHECK(two > 0 && two <= gkc_gemm_bound(dt, p.k, 2.0),
 		         "%s: a real product measures %.3g, bound %.3g", desc(&p), two,
 		         gkc_gemm_bound(dt, p.k, 2.0));
-		prob_free(&p);
+		tu_gemm_prob_free(&p);
 	}
 }
 

@@ -45,40 +45,12 @@ static void dkr_case(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, i
 			tu_setv(dt, bt, j * rs_bt + l, NAN);
 	const int64_t rs_c = nv + 3 + (int64_t)(tu_next(r) % 4), off = 2 * rs_c + 2;
 	const int64_t lc = (mv + 4) * rs_c;
-	void *c = tu_xmalloc((size_t)lc * es), *c0 = tu_xmalloc((size_t)lc * es);
-	tu_fill(dt, c, (size_t)lc, r);
-	if (beta == 0.0)
-		for (int64_t i = 0; i < mv; i++)
-			for (int64_t j = 0; j < nv; j++)
-				tu_setv(dt, c, off + i * rs_c + j, NAN);
-	memcpy(c0, c, (size_t)lc * es);
+	void *c0;
+	void *c = tu_tile_c(dt, mv, nv, rs_c, off, lc, beta, &c0, r);
 	dkr(t, dt, mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, (char *)c + off * es, rs_c);
-	int bad = 0, outside = 0;
-	for (int64_t x = 0; x < lc; x++) {
-		const int64_t i = (x - off) / rs_c - ((x - off) < 0), j = x - off - i * rs_c;
-		if (i < 0 || i >= mv || j < 0 || j >= nv) {
-			outside += memcmp((char *)c + x * es, (char *)c0 + x * es, es) != 0;
-			continue;
-		}
-		long double s = 0, mag = 0;
-		for (int64_t l = 0; l < k; l++) {
-			const long double pr =
-				(long double)tu_getv(dt, a, i * rs_a + l) * tu_getv(dt, bt, j * rs_bt + l);
-			s += pr;
-			mag += fabsl(pr);
-		}
-		s *= alpha;
-		mag *= fabs(alpha);
-		if (beta != 0.0) {
-			s += (long double)beta * tu_getv(dt, c0, x);
-			mag += fabsl((long double)beta * tu_getv(dt, c0, x));
-		}
-		const double got = tu_getv(dt, c, x);
-		if (!(fabsl((long double)got - s) <= 2.0L * (k + 2) * tu_unit_roundoff(dt) * mag) &&
-		    bad++ == 0)
-			fprintf(stderr, "  C(%lld,%lld) = %.9g, expected %.9Lg\n", (long long)i,
-			        (long long)j, got, s);
-	}
+	int outside;
+	const int bad = tu_tile_check(dt, mv, nv, k, a, rs_a, 1, bt, 1, rs_bt, alpha, beta, c, c0, lc,
+	                              off, rs_c, &outside);
 	TU_CHECK(bad == 0 && outside == 0,
 	         "%s gemm_d_%s %lldx%lld k=%lld rs_a=%lld rs_bt=%lld alpha=%g beta=%g: %d elements "
 	         "off, %d written outside the tile", t->name, NAME(dt), (long long)mv, (long long)nv,
@@ -136,6 +108,30 @@ static void dkr_bits(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, i
 		free(c[v]);
 }
 
+
+/* Lane q of w: the sum of a[l] b[l] over l = q modulo w in order of l, by
+ * multiply-adds (fused) or products then adds, times alpha (not when 1),
+ * plus beta c0 by one multiply-add (not when beta is 0), in type T. */
+#define LANE_REF(T, FMA)                                                                     \
+	static T lane_##T(const T *a, const T *b, int64_t q, int64_t w, int64_t k, int fused,    \
+	                  double alpha, double beta, T c0)                                   \
+	{                                                                                    \
+		T s = 0;                                                                     \
+		for (int64_t l = q; l < k; l += w) {                                          \
+			volatile T pr = a[l] * b[l];                                         \
+			s = fused ? FMA(a[l], b[l], s) : s + pr;                             \
+		}                                                                            \
+		if (alpha != 1.0)                                                            \
+			s *= (T)alpha;                                                       \
+		if (beta != 0.0)                                                             \
+			s = FMA((T)beta, c0, s);                                             \
+		return s;                                                                    \
+	}
+typedef float f32;
+typedef double f64;
+LANE_REF(f32, fmaf)
+LANE_REF(f64, fma)
+
 /* The lanes: with A's rows zero but at l = q modulo the vector width, the
  * tree adds zeros to one lane, so an element is that lane's sum exactly:
  * its terms in order of l from zero (each a multiply-add, or a product
@@ -166,32 +162,12 @@ static void dkr_lane(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, i
 			const double got = tu_getv(dt, c, x);
 			int ok = 0;
 			for (int fused = 0; fused < 2 && !ok; fused++) {
-				double e;
-				if (dt == GK_DTYPE_F32) {
-					const float *af = (const float *)a + i * k, *bf = (const float *)bt + j * k;
-					float s = 0.0f;
-					for (int64_t l = q; l < k; l += w) {
-						volatile float pr = af[l] * bf[l];
-						s = fused ? fmaf(af[l], bf[l], s) : s + pr;
-					}
-					if (alpha != 1.0)
-						s *= (float)alpha;
-					if (beta != 0.0)
-						s = fmaf((float)beta, ((const float *)c0)[x], s);
-					e = s;
-				} else {
-					const double *ad = (const double *)a + i * k, *bd = (const double *)bt + j * k;
-					double s = 0.0;
-					for (int64_t l = q; l < k; l += w) {
-						volatile double pr = ad[l] * bd[l];
-						s = fused ? fma(ad[l], bd[l], s) : s + pr;
-					}
-					if (alpha != 1.0)
-						s *= alpha;
-					if (beta != 0.0)
-						s = fma(beta, ((const double *)c0)[x], s);
-					e = s;
-				}
+				const double e =
+					dt == GK_DTYPE_F32
+						? lane_f32((const float *)a + i * k, (const float *)bt + j * k, q, w, k,
+						           fused, alpha, beta, ((const float *)c0)[x])
+						: lane_f64((const double *)a + i * k, (const double *)bt + j * k, q, w, k,
+						           fused, alpha, beta, ((const double *)c0)[x]);
 				ok = got == e;
 			}
 			bad += !ok;

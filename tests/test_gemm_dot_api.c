@@ -18,31 +18,12 @@
 /* Through the public API                                                */
 /* ------------------------------------------------------------------------ */
 
-typedef struct {
-	unsigned dt;
-	gk_layout layout;
-	gk_trans ta, tb;
-	int64_t m, n, k, lda, ldb, ldc;
-	int64_t rsa, csa, rsb, csb, rsc, csc; /* op(A), op(B), C in the caller's storage */
-	double alpha, beta;
-	void *a, *b, *c, *c0;
-	size_t ea, eb, ec, ecg; /* ecg: C's extent and a guard after it */
-	char desc[160];
-} prob;
+typedef tu_gemm_prob prob;
 
 static void prob_init(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_trans tb, int64_t m,
                       int64_t n, int64_t k, double alpha, double beta, tu_rng *r)
 {
-	memset(p, 0, sizeof *p);
-	p->dt = dt;
-	p->layout = layout;
-	p->ta = ta;
-	p->tb = tb;
-	p->m = m;
-	p->n = n;
-	p->k = k;
-	p->alpha = alpha;
-	p->beta = beta;
+	tu_gemm_prob_set(p, dt, layout, ta, tb, m, n, k, alpha, beta);
 	const int rm = layout == GK_ROW_MAJOR;
 	const int at = ta != GK_NO_TRANS, bt = tb != GK_NO_TRANS;
 	const int64_t ra = at ? k : m, ca = at ? m : k, rb = bt ? n : k, cb = bt ? k : n;
@@ -67,17 +48,8 @@ static void prob_init(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_tr
 	}
 	p->rsc = rm ? p->ldc : 1;
 	p->csc = rm ? 1 : p->ldc;
-	p->ea = tu_extent(layout, ra, ca, p->lda);
-	p->eb = tu_extent(layout, rb, cb, p->ldb);
-	p->ec = tu_extent(layout, m, n, p->ldc);
-	p->ecg = p->ec + 16;
+	tu_gemm_prob_alloc(p, 16, r);
 	const size_t es = tu_esize(dt);
-	p->a = tu_xmalloc(p->ea * es);
-	p->b = tu_xmalloc(p->eb * es);
-	p->c = tu_xmalloc(p->ecg * es);
-	p->c0 = tu_xmalloc(p->ecg * es);
-	tu_fill(dt, p->a, p->ea, r);
-	tu_fill(dt, p->b, p->eb, r);
 	if (beta == 0.0)
 		poison(dt, p->c0, p->ecg);
 	else
@@ -89,32 +61,7 @@ static void prob_init(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_tr
 	         (long long)p->ldc, alpha, beta);
 }
 
-static void prob_free(prob *p)
-{
-	free(p->a);
-	free(p->b);
-	free(p->c);
-	free(p->c0);
-}
-
 /* One call into p->c (reset to C0 first); ctx NULL: gk_sgemm / gk_dgemm. */
-static gk_status prob_run(prob *p, const gk_context *ctx)
-{
-	memcpy(p->c, p->c0, p->ecg * tu_esize(p->dt));
-	if (p->dt == GK_DTYPE_F32) {
-		if (ctx == NULL)
-			return gk_sgemm(p->layout, p->ta, p->tb, p->m, p->n, p->k, (float)p->alpha, p->a,
-			                p->lda, p->b, p->ldb, (float)p->beta, p->c, p->ldc);
-		return gk_sgemm_ex(ctx, p->layout, p->ta, p->tb, p->m, p->n, p->k, (float)p->alpha,
-		                   p->a, p->lda, p->b, p->ldb, (float)p->beta, p->c, p->ldc);
-	}
-	if (ctx == NULL)
-		return gk_dgemm(p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda, p->b,
-		                p->ldb, p->beta, p->c, p->ldc);
-	return gk_dgemm_ex(ctx, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda,
-	                   p->b, p->ldb, p->beta, p->c, p->ldc);
-}
-
 /* The least depth from which t sends a C n columns wide to its dot tiles
  * (0: never). */
 static int64_t min_k(const gk_kernels *t, unsigned dt, int64_t n)
@@ -280,7 +227,7 @@ static void test_api(unsigned dt, const gk_kernels *act, int *n5, int *nall, tu_
 					else
 						prob_init(&p, dt, GK_COL_MAJOR, far, near, n, ms[mi], ks[ki], ab[q][0],
 						          ab[q][1], r);
-					const int ok = prob_check(&p, prob_run(&p, ctx[c % 3]), "api");
+					const int ok = prob_check(&p, tu_gemm_prob_run(&p, ctx[c % 3]), "api");
 					(*nall)++;
 					if (ok && act != NULL && takes_way5(act, &p)) {
 						(*n5)++;
@@ -288,7 +235,7 @@ static void test_api(unsigned dt, const gk_kernels *act, int *n5, int *nall, tu_
 						         "api %s: way 5 by the rule, but not the dot tiles' bits",
 						         p.desc);
 					}
-					prob_free(&p);
+					tu_gemm_prob_free(&p);
 				}
 		}
 	gk_context_destroy(ctx[1]);
@@ -323,7 +270,7 @@ static void test_threads(unsigned dt, const gk_kernels *act, tu_rng *r)
 		          tb ? GK_TRANS : GK_NO_TRANS, m, n, k, ab[(s + 1) % 4][0], ab[(s + 1) % 4][1], r);
 		const size_t bytes = p.ecg * tu_esize(dt);
 		void *one = tu_xmalloc(bytes);
-		prob_check(&p, prob_run(&p, ctx[1]), "threads 1");
+		prob_check(&p, tu_gemm_prob_run(&p, ctx[1]), "threads 1");
 		memcpy(one, p.c, bytes);
 		if (act != NULL && takes_way5(act, &p)) {
 			n5++;
@@ -331,13 +278,13 @@ static void test_threads(unsigned dt, const gk_kernels *act, tu_rng *r)
 			         "tiles' bits", p.desc);
 		}
 		for (int t = 2; t <= 4; t++) {
-			const gk_status st = prob_run(&p, ctx[t]);
+			const gk_status st = tu_gemm_prob_run(&p, ctx[t]);
 			TU_CHECK(st == GK_OK && memcmp(one, p.c, bytes) == 0,
 			         "threads %s: %d threads give other bits than one (status %d)", p.desc, t,
 			         (int)st);
 		}
 		free(one);
-		prob_free(&p);
+		tu_gemm_prob_free(&p);
 	}
 	for (int t = 1; t <= 4; t++)
 		gk_context_destroy(ctx[t]);

@@ -30,48 +30,20 @@
 /* Through the API                                                           */
 /* ------------------------------------------------------------------------ */
 
-typedef struct {
-	unsigned dt;
-	gk_layout layout;
-	gk_trans ta, tb;
-	int64_t m, n, k, lda, ldb, ldc;
-	double alpha, beta;
-	void *a, *b, *c, *c0; /* c0: C before the call */
-	size_t ea, eb, ec;
-	int64_t *rows, nrows; /* rows compared (NULL: all) */
-	long double *ref;
-	char desc[160];
-} prob;
+typedef tu_gemm_prob prob;
 
 static void prob_init(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_trans tb, int64_t m,
                       int64_t n, int64_t k, double alpha, double beta, int sample, tu_rng *r)
 {
-	memset(p, 0, sizeof *p);
-	p->dt = dt;
-	p->layout = layout;
-	p->ta = ta;
-	p->tb = tb;
-	p->m = m;
-	p->n = n;
-	p->k = k;
-	p->alpha = alpha;
-	p->beta = beta;
+	tu_gemm_prob_set(p, dt, layout, ta, tb, m, n, k, alpha, beta);
 	const int rm = layout == GK_ROW_MAJOR;
 	const int64_t ra = ta != GK_NO_TRANS ? k : m, ca = ta != GK_NO_TRANS ? m : k;
 	const int64_t rb = tb != GK_NO_TRANS ? n : k, cb = tb != GK_NO_TRANS ? k : n;
 	p->lda = (rm ? ca : ra) + (int64_t)(tu_next(r) % 3);
 	p->ldb = (rm ? cb : rb) + (int64_t)(tu_next(r) % 3);
 	p->ldc = (rm ? n : m) + (int64_t)(tu_next(r) % 3);
-	p->ea = tu_extent(layout, ra, ca, p->lda);
-	p->eb = tu_extent(layout, rb, cb, p->ldb);
-	p->ec = tu_extent(layout, m, n, p->ldc);
+	tu_gemm_prob_alloc(p, 0, r);
 	const size_t es = tu_esize(dt);
-	p->a = tu_xmalloc(p->ea * es);
-	p->b = tu_xmalloc(p->eb * es);
-	p->c = tu_xmalloc(p->ec * es);
-	p->c0 = tu_xmalloc(p->ec * es);
-	tu_fill(dt, p->a, p->ea, r);
-	tu_fill(dt, p->b, p->eb, r);
 	if (beta == 0.0) {
 		if (dt == GK_DTYPE_F32)
 			tu_poison_f32(p->c0, p->ec);
@@ -95,27 +67,6 @@ static void prob_init(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_tr
 	         dt == GK_DTYPE_F32 ? "f32" : "f64", rm ? "row" : "col",
 	         ta == GK_NO_TRANS ? 'N' : 'T', tb == GK_NO_TRANS ? 'N' : 'T', (long long)m,
 	         (long long)n, (long long)k, alpha, beta);
-}
-
-static void prob_free(prob *p)
-{
-	free(p->a);
-	free(p->b);
-	free(p->c);
-	free(p->c0);
-	free(p->rows);
-	free(p->ref);
-}
-
-/* One call into p->c (reset to C0 first) with the given context. */
-static gk_status prob_run(prob *p, const gk_context *ctx)
-{
-	memcpy(p->c, p->c0, p->ec * tu_esize(p->dt));
-	if (p->dt == GK_DTYPE_F32)
-		return gk_sgemm_ex(ctx, p->layout, p->ta, p->tb, p->m, p->n, p->k, (float)p->alpha,
-		                   p->a, p->lda, p->b, p->ldb, (float)p->beta, p->c, p->ldc);
-	return gk_dgemm_ex(ctx, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda,
-	                   p->b, p->ldb, p->beta, p->c, p->ldc);
 }
 
 /* The result in p->c against the reference; returns 1 when it is right. */
@@ -158,8 +109,8 @@ static void test_skinny(unsigned dt, tu_rng *r)
 			prob_init(&p, dt, c % 5 == 4 ? GK_COL_MAJOR : GK_ROW_MAJOR,
 			          c % 3 == 2 ? GK_TRANS : GK_NO_TRANS, c % 4 == 3 ? GK_TRANS : GK_NO_TRANS,
 			          m, n, k, alphas[c % 4], betas[c % 4], 0, r);
-			prob_check(&p, prob_run(&p, ctx[1 + c % 4]), "skinny");
-			prob_free(&p);
+			prob_check(&p, tu_gemm_prob_run(&p, ctx[1 + c % 4]), "skinny");
+			tu_gemm_prob_free(&p);
 		}
 	static const int64_t longk[][3] = {{8, 8, 300000}, {16, 16, 100000}, {17, 3, 150000},
 	                                   {1, 1, 200000}, {5, 17, 60000}, {13, 9, 40000}};
@@ -170,8 +121,8 @@ static void test_skinny(unsigned dt, tu_rng *r)
 			          t == 3 ? GK_TRANS : GK_NO_TRANS, (i + t) % 4 == 1 ? GK_TRANS : GK_NO_TRANS,
 			          longk[i][0], longk[i][1], longk[i][2], alphas[(i + t) % 4],
 			          betas[(i + t) % 4], 0, r);
-			prob_check(&p, prob_run(&p, ctx[t]), "skinny, long k");
-			prob_free(&p);
+			prob_check(&p, tu_gemm_prob_run(&p, ctx[t]), "skinny, long k");
+			tu_gemm_prob_free(&p);
 		}
 	for (int t = 1; t <= 4; t++)
 		gk_context_destroy(ctx[t]);
@@ -189,8 +140,8 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
 		prob p;
 		prob_init(&p, dt, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, sizes[i], sizes[i], sizes[i],
 		          alphas[i % 4], betas[i % 4], 0, r);
-		prob_check(&p, prob_run(&p, i % 2 ? c2 : c1), "cube");
-		prob_free(&p);
+		prob_check(&p, tu_gemm_prob_run(&p, i % 2 ? c2 : c1), "cube");
+		tu_gemm_prob_free(&p);
 	}
 	for (int i = 0; i < 32; i++) {
 		const int lay = i & 1, tt = (i >> 1) & 3;
@@ -199,8 +150,8 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
 		          tt & 2 ? GK_CONJ_TRANS : GK_NO_TRANS, sizes[tu_next(r) % ns],
 		          sizes[tu_next(r) % ns], sizes[tu_next(r) % ns], alphas[i % 4],
 		          betas[(i / 4) % 4], 0, r);
-		prob_check(&p, prob_run(&p, i % 3 == 0 ? c1 : i % 3 == 1 ? c2 : c3), "transposes");
-		prob_free(&p);
+		prob_check(&p, tu_gemm_prob_run(&p, i % 3 == 0 ? c1 : i % 3 == 1 ? c2 : c3), "transposes");
+		tu_gemm_prob_free(&p);
 	}
 	static const int64_t lop[][3] = {{64, 1000, 1000}, {1000, 1000, 64}, {1000, 64, 1000},
 	                                 {37, 1500, 800}, {513, 300, 200}, {2, 800, 700},
@@ -210,8 +161,8 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
 		prob_init(&p, dt, i == 4 ? GK_COL_MAJOR : GK_ROW_MAJOR, i == 2 ? GK_TRANS : GK_NO_TRANS,
 		          i == 3 ? GK_TRANS : GK_NO_TRANS, lop[i][0], lop[i][1], lop[i][2],
 		          alphas[i % 4], betas[i % 4], 1, r);
-		prob_check(&p, prob_run(&p, i % 2 ? c1 : c2), "lopsided");
-		prob_free(&p);
+		prob_check(&p, tu_gemm_prob_run(&p, i % 2 ? c1 : c2), "lopsided");
+		tu_gemm_prob_free(&p);
 	}
 	gk_context_destroy(c1);
 	gk_context_destroy(c2);
@@ -252,25 +203,25 @@ static void test_bits(unsigned dt, tu_rng *r)
 		void *first = tu_xmalloc(p.ec * es);
 		/* Fixed thread count, no flag: two runs, the same bits. */
 		for (int t = 2; t <= 3; t++) {
-			gk_status st = prob_run(&p, plain[t]);
+			gk_status st = tu_gemm_prob_run(&p, plain[t]);
 			memcpy(first, p.c, p.ec * es);
-			gk_status st2 = prob_run(&p, plain[t]);
+			gk_status st2 = tu_gemm_prob_run(&p, plain[t]);
 			TU_CHECK(st == GK_OK && st2 == GK_OK && memcmp(first, p.c, p.ec * es) == 0,
 			         "%s, %d threads: two runs differ", p.desc, t);
 			if (t == 2)
 				prob_check(&p, st2, "bits");
 		}
 		/* The flag: every thread count gives the bits of one thread. */
-		gk_status st = prob_run(&p, det[1]);
+		gk_status st = tu_gemm_prob_run(&p, det[1]);
 		memcpy(first, p.c, p.ec * es);
 		prob_check(&p, st, "deterministic, 1 thread");
 		for (int t = 2; t <= 4; t++) {
-			st = prob_run(&p, det[t]);
+			st = tu_gemm_prob_run(&p, det[t]);
 			TU_CHECK(st == GK_OK && memcmp(first, p.c, p.ec * es) == 0,
 			         "%s, GK_FLAG_DETERMINISTIC: %d threads differ from 1", p.desc, t);
 		}
 		free(first);
-		prob_free(&p);
+		tu_gemm_prob_free(&p);
 	}
 	for (int t = 1; t <= 4; t++) {
 		gk_context_destroy(plain[t]);
@@ -296,18 +247,18 @@ static void test_adapt_bits(unsigned dt, tu_rng *r)
 			prob_init(&p, dt, GK_ROW_MAJOR, s % 2 ? GK_TRANS : GK_NO_TRANS, GK_NO_TRANS,
 			          shapes[s][0], shapes[s][1], shapes[s][2], alphas[s % 4], betas[s % 4], 1, r);
 			void *first = tu_xmalloc(p.ec * es);
-			gk_status st = prob_run(&p, ctx);
+			gk_status st = tu_gemm_prob_run(&p, ctx);
 			memcpy(first, p.c, p.ec * es);
 			prob_check(&p, st, "adaptive threads, first call");
 			int differ = 0;
 			for (int i = 0; i < 40; i++) {
-				st = prob_run(&p, ctx);
+				st = tu_gemm_prob_run(&p, ctx);
 				differ += st != GK_OK || memcmp(first, p.c, p.ec * es) != 0;
 			}
 			TU_CHECK(differ == 0, "%s, %d threads: %d of 40 repeated calls differ from the first",
 			         p.desc, t, differ);
 			free(first);
-			prob_free(&p);
+			tu_gemm_prob_free(&p);
 		}
 		gk_context_destroy(ctx);
 	}
@@ -332,7 +283,7 @@ static void test_in_parallel(unsigned dt, tu_rng *r)
 #pragma omp parallel for num_threads(2) schedule(static, 1)
 	for (int i = 0; i < 4; i++) {
 		for (int w = 0; w < 2; w++) {
-			st[i][w] = prob_run(&p[i], w == 0 ? NULL : two);
+			st[i][w] = tu_gemm_prob_run(&p[i], w == 0 ? NULL : two);
 			memcpy(res[i][w], p[i].c, p[i].ec * tu_esize(dt));
 		}
 	}
@@ -343,7 +294,7 @@ static void test_in_parallel(unsigned dt, tu_rng *r)
 			                                   : "inside a parallel region, 2 threads");
 			free(res[i][w]);
 		}
-		prob_free(&p[i]);
+		tu_gemm_prob_free(&p[i]);
 	}
 	gk_context_destroy(two);
 }

@@ -39,46 +39,18 @@ static void ukr_case(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, i
 	/* C: guard rows above and below, guard columns either side. */
 	const int64_t rs_c = nv + 7, off = 2 * rs_c + 3, lc = (mv + 4) * rs_c;
 	void *a = tu_xmalloc((size_t)la * es), *b = tu_xmalloc((size_t)lb * es);
-	void *c = tu_xmalloc((size_t)lc * es), *c0 = tu_xmalloc((size_t)lc * es);
 	tu_fill(dt, a, (size_t)la, r);
 	tu_fill(dt, b, (size_t)lb, r);
-	tu_fill(dt, c, (size_t)lc, r);
-	if (beta == 0.0)
-		for (int64_t i = 0; i < mv; i++)
-			for (int64_t j = 0; j < nv; j++)
-				tu_setv(dt, c, off + i * rs_c + j, NAN);
-	memcpy(c0, c, (size_t)lc * es);
+	void *c0;
+	void *c = tu_tile_c(dt, mv, nv, rs_c, off, lc, beta, &c0, r);
 	if (dt == GK_DTYPE_F32)
 		t->gemm_u_f32(mv, nv, k, (float)alpha, a, rs_a, cs_a, b, rs_b, (float)beta,
 		              (float *)c + off, rs_c);
 	else
 		t->gemm_u_f64(mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, (double *)c + off, rs_c);
-	int bad = 0, outside = 0;
-	for (int64_t x = 0; x < lc; x++) {
-		const int64_t i = (x - off) / rs_c - ((x - off) < 0), j = x - off - i * rs_c;
-		if (i < 0 || i >= mv || j < 0 || j >= nv) {
-			outside += memcmp((char *)c + x * es, (char *)c0 + x * es, es) != 0;
-			continue;
-		}
-		long double s = 0, mag = 0;
-		for (int64_t l = 0; l < k; l++) {
-			const long double pr = (long double)tu_getv(dt, a, i * rs_a + l * cs_a) *
-			                       tu_getv(dt, b, l * rs_b + j);
-			s += pr;
-			mag += fabsl(pr);
-		}
-		s *= alpha;
-		mag *= fabs(alpha);
-		if (beta != 0.0) {
-			s += (long double)beta * tu_getv(dt, c0, x);
-			mag += fabsl((long double)beta * tu_getv(dt, c0, x));
-		}
-		const double got = tu_getv(dt, c, x);
-		if (!(fabsl((long double)got - s) <= 2.0L * (k + 2) * tu_unit_roundoff(dt) * mag) &&
-		    bad++ == 0)
-			fprintf(stderr, "  C(%lld,%lld) = %.9g, expected %.9Lg\n", (long long)i,
-			        (long long)j, got, s);
-	}
+	int outside;
+	const int bad = tu_tile_check(dt, mv, nv, k, a, rs_a, cs_a, b, rs_b, 1, alpha, beta, c, c0, lc,
+	                              off, rs_c, &outside);
 	TU_CHECK(bad == 0 && outside == 0,
 	         "%s gemm_u_%s %lldx%lld k=%lld A layout %d alpha=%g beta=%g: %d elements off, "
 	         "%d written outside the tile", t->name, dt == GK_DTYPE_F32 ? "f32" : "f64",

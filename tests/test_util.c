@@ -203,3 +203,121 @@ void tu_hog_stop(void)
 	atomic_store(&hog_stop, 1);
 	pthread_join(hog_tid, NULL);
 }
+
+int tu_elem_ok(unsigned dt, double got, const void *x, int64_t sx, const void *y, int64_t sy,
+               int64_t k, double alpha, double beta, double c0, long double *want)
+{
+	long double s = 0, mag = 0;
+	for (int64_t l = 0; l < k; l++) {
+		const long double pr = (long double)tu_getv(dt, x, l * sx) * tu_getv(dt, y, l * sy);
+		s += pr;
+		mag += fabsl(pr);
+	}
+	s *= alpha;
+	mag *= fabs(alpha);
+	if (beta != 0.0) {
+		s += (long double)beta * c0;
+		mag += fabsl((long double)beta * c0);
+	}
+	*want = s;
+	return fabsl((long double)got - s) <= 2.0L * (k + 2) * tu_unit_roundoff(dt) * mag;
+}
+
+void tu_gemm_prob_set(tu_gemm_prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_trans tb,
+                      int64_t m, int64_t n, int64_t k, double alpha, double beta)
+{
+	memset(p, 0, sizeof *p);
+	p->dt = dt;
+	p->layout = layout;
+	p->ta = ta;
+	p->tb = tb;
+	p->m = m;
+	p->n = n;
+	p->k = k;
+	p->alpha = alpha;
+	p->beta = beta;
+}
+
+gk_status tu_gemm_prob_run(tu_gemm_prob *p, const gk_context *ctx)
+{
+	memcpy(p->c, p->c0, (p->ecg ? p->ecg : p->ec) * tu_esize(p->dt));
+	if (p->dt == GK_DTYPE_F32) {
+		if (ctx == NULL)
+			return gk_sgemm(p->layout, p->ta, p->tb, p->m, p->n, p->k, (float)p->alpha, p->a,
+			                p->lda, p->b, p->ldb, (float)p->beta, p->c, p->ldc);
+		return gk_sgemm_ex(ctx, p->layout, p->ta, p->tb, p->m, p->n, p->k, (float)p->alpha,
+		                   p->a, p->lda, p->b, p->ldb, (float)p->beta, p->c, p->ldc);
+	}
+	if (ctx == NULL)
+		return gk_dgemm(p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda, p->b,
+		                p->ldb, p->beta, p->c, p->ldc);
+	return gk_dgemm_ex(ctx, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda,
+	                   p->b, p->ldb, p->beta, p->c, p->ldc);
+}
+
+void tu_gemm_prob_free(tu_gemm_prob *p)
+{
+	free(p->a);
+	free(p->b);
+	free(p->c);
+	free(p->c0);
+	free(p->rows);
+	free(p->ref);
+}
+
+int tu_tile_check(unsigned dt, int64_t mv, int64_t nv, int64_t k, const void *a, int64_t rs_a,
+                  int64_t cs_a, const void *b, int64_t rs_b, int64_t cs_b, double alpha,
+                  double beta, const void *c, const void *c0, int64_t lc, int64_t off,
+                  int64_t rs_c, int *outside)
+{
+	const size_t es = tu_esize(dt);
+	int bad = 0;
+	*outside = 0;
+	for (int64_t x = 0; x < lc; x++) {
+		const int64_t i = (x - off) / rs_c - ((x - off) < 0), j = x - off - i * rs_c;
+		if (i < 0 || i >= mv || j < 0 || j >= nv) {
+			*outside += memcmp((const char *)c + x * es, (const char *)c0 + x * es, es) != 0;
+			continue;
+		}
+		long double s;
+		const double got = tu_getv(dt, c, x);
+		if (!tu_elem_ok(dt, got, (const char *)a + (size_t)(i * rs_a) * es, cs_a,
+		                (const char *)b + (size_t)(j * cs_b) * es, rs_b, k, alpha, beta,
+		                tu_getv(dt, c0, x), &s) &&
+		    bad++ == 0)
+			fprintf(stderr, "  C(%lld,%lld) = %.9g, expected %.9Lg\n", (long long)i,
+			        (long long)j, got, s);
+	}
+	return bad;
+}
+
+void tu_gemm_prob_alloc(tu_gemm_prob *p, size_t guard, tu_rng *r)
+{
+	const int at = p->ta != GK_NO_TRANS, bt = p->tb != GK_NO_TRANS;
+	p->ea = tu_extent(p->layout, at ? p->k : p->m, at ? p->m : p->k, p->lda);
+	p->eb = tu_extent(p->layout, bt ? p->n : p->k, bt ? p->k : p->n, p->ldb);
+	p->ec = tu_extent(p->layout, p->m, p->n, p->ldc);
+	p->ecg = guard ? p->ec + guard : 0;
+	const size_t es = tu_esize(p->dt), lc = guard ? p->ecg : p->ec;
+	p->a = tu_xmalloc(p->ea * es);
+	p->b = tu_xmalloc(p->eb * es);
+	p->c = tu_xmalloc(lc * es);
+	p->c0 = tu_xmalloc(lc * es);
+	tu_fill(p->dt, p->a, p->ea, r);
+	tu_fill(p->dt, p->b, p->eb, r);
+}
+
+void *tu_tile_c(unsigned dt, int64_t mv, int64_t nv, int64_t rs_c, int64_t off, int64_t lc,
+                double beta, void **c0, tu_rng *r)
+{
+	const size_t es = tu_esize(dt);
+	void *c = tu_xmalloc((size_t)lc * es);
+	*c0 = tu_xmalloc((size_t)lc * es);
+	tu_fill(dt, c, (size_t)lc, r);
+	if (beta == 0.0)
+		for (int64_t i = 0; i < mv; i++)
+			for (int64_t j = 0; j < nv; j++)
+				tu_setv(dt, c, off + i * rs_c + j, NAN);
+	memcpy(*c0, c, (size_t)lc * es);
+	return c;
+}

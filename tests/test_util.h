@@ -44,6 +44,59 @@ void *tu_xmalloc(size_t bytes);
 void tu_poison_f32(float *x, size_t n);
 void tu_poison_f64(double *x, size_t n);
 
+/* One element of a kernel's tile against a long double sum: alpha times
+ * the sum of x[l * sx] y[l * sy] over l < k, plus beta c0 (not when beta
+ * is 0); got is right within 2 (k + 2) u times the sum of the terms'
+ * magnitudes. Returns whether it is; *want gets the sum. */
+int tu_elem_ok(unsigned dt, double got, const void *x, int64_t sx, const void *y, int64_t sy,
+               int64_t k, double alpha, double beta, double c0, long double *want);
+
+/* The C buffer of a kernel's tile test: lc random elements, the mv x nv
+ * tile at off (rows rs_c apart) NaN when beta is 0 (it must not be read),
+ * and *c0 a copy. */
+void *tu_tile_c(unsigned dt, int64_t mv, int64_t nv, int64_t rs_c, int64_t off, int64_t lc,
+                double beta, void **c0, tu_rng *r);
+/* A kernel's mv x nv tile of C at c + off (rows rs_c apart, in a buffer of
+ * lc elements, c0 the buffer before the call) against tu_elem_ok, with
+ * A(i, l) at a[i * rs_a + l * cs_a] and B(l, j) at b[l * rs_b + j * cs_b]:
+ * the count of elements off (the first printed), and in *outside that of
+ * elements outside the tile that changed. */
+int tu_tile_check(unsigned dt, int64_t mv, int64_t nv, int64_t k, const void *a, int64_t rs_a,
+                  int64_t cs_a, const void *b, int64_t rs_b, int64_t cs_b, double alpha,
+                  double beta, const void *c, const void *c0, int64_t lc, int64_t off,
+                  int64_t rs_c, int *outside);
+
+/* The description of a GEMM call that the tests of the public API build:
+ * op(A) m x k, op(B) k x n, C m x n and their storage, C before the call
+ * (c0) and, per test, what it compares and how it names the case. */
+typedef struct {
+	unsigned dt;
+	gk_layout layout;
+	gk_trans ta, tb;
+	int64_t m, n, k, lda, ldb, ldc;
+	int64_t rsa, csa, rsb, csb, rsc, csc; /* op(A), op(B), C in the caller's storage */
+	double alpha, beta;
+	void *a, *b, *c, *c0;
+	size_t ea, eb, ec, ecg;  /* extents; ecg: C's and a guard after it */
+	int64_t *rows, nrows;    /* rows compared (NULL: all) */
+	long double *ref;
+	char desc[160];
+} tu_gemm_prob;
+/* Zero all of p, then set its type, layout, transposes, sizes and scalars. */
+void tu_gemm_prob_set(tu_gemm_prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_trans tb,
+                      int64_t m, int64_t n, int64_t k, double alpha, double beta);
+
+/* With p's sizes and leading dimensions set: the extents of A, B and C,
+ * ecg = ec + guard (0: none), A and B allocated and filled with fresh
+ * random numbers, C and C0 allocated (ecg elements), left as they are. */
+void tu_gemm_prob_alloc(tu_gemm_prob *p, size_t guard, tu_rng *r);
+/* One call of p into p->c, reset to p->c0 first (its extent, ecg when set,
+ * else ec): gk_sgemm / gk_dgemm when ctx is NULL, the _ex forms with ctx
+ * otherwise. */
+gk_status tu_gemm_prob_run(tu_gemm_prob *p, const gk_context *ctx);
+/* Free what p holds (its operands, rows and ref). */
+void tu_gemm_prob_free(tu_gemm_prob *p);
+
 /* Elements a matrix of rows x cols with leading dimension ld occupies. */
 size_t tu_extent(gk_layout layout, int64_t rows, int64_t cols, int64_t ld);
 
