@@ -1,0 +1,187 @@
+/*
+ * gemm_d_tmpl_avx512.h - the dot tile of R x C (k along the vector), its
+ * strips down the rows, the exported entry and the pack of Bt; the
+ * technique of gemm_d_avx512.c, which includes this once per element type
+ * with the macros below defined (all undefined at the end of this file).
+ *
+ * T (the element), V (its 512-bit vector), W (the lanes of V), VM (a mask of
+ * W lanes), PFX(name) (the type's name for a function of this file), ENTRY
+ * and PACK (the names of the exported tile entry and pack); V_ZERO,
+ * V_LOADU(p), V_MASKZ_LOADU(m, p), V_FMA(x, y, z); RED2(v0, v1) and
+ * RED4(v0, v1, v2, v3) (the type's fixed reduction trees: lane j the sum of
+ * the lanes of vj) and their result types S2 and S4 with, on S2, S2_MUL,
+ * S2_FMA, S2_MASKZ_LOADU, S2_MASK_STOREU and S2_OF(x) (the S2 of an S4
+ * holding alpha or beta), on S4, S4_SET1, S4_MUL, S4_FMA, S4_MASKZ_LOADU and
+ * S4_MASK_STOREU; ROWS(b, rs_b, r0, cm, full) and
+ * STORE_COLS(z0, z1, z2, z3, o, kp, w) (the pack's load of rows of B into
+ * vectors and store of them as columns, W rows a step).
+ */
+
+/* One tile of R x C, both constants after inlining; scale: alpha is not 1,
+ * acc: beta is not 0. */
+GK_AI void PFX(tile)(const int R, const int C, int64_t k, T alpha, const T *a, int64_t rs_a,
+                     const T *bt, int64_t rs_bt, T beta, T *c, int64_t rs_c, int scale,
+                     int acc_c, int pf)
+{
+	V acc[8][5];
+	_Pragma("GCC unroll 8") for (int r = 0; r < R; r++)
+		_Pragma("GCC unroll 5") for (int j = 0; j < C; j++)
+			acc[r][j] = V_ZERO;
+	int64_t l = 0;
+	/* A's rows, each read once, fetched PF_BYTES ahead when asked. */
+#define STEP(pf)                                                                           \
+	do {                                                                               \
+		V bv[5];                                                                   \
+		_Pragma("GCC unroll 5") for (int j = 0; j < C; j++)                        \
+			bv[j] = V_LOADU(bt + j * rs_bt + l);                               \
+		_Pragma("GCC unroll 8") for (int r = 0; r < R; r++) {                      \
+			if (pf)                                                            \
+				_mm_prefetch((const char *)(a + r * rs_a + l) + PF_BYTES, _MM_HINT_T0); \
+			const V av = V_LOADU(a + r * rs_a + l);                            \
+			_Pragma("GCC unroll 5") for (int j = 0; j < C; j++)                \
+				acc[r][j] = V_FMA(av, bv[j], acc[r][j]);                   \
+		}                                                                          \
+	} while (0)
+	if (pf)
+		for (; l + W <= k; l += W)
+			STEP(1);
+	for (; l + W <= k; l += W)
+		STEP(0);
+#undef STEP
+	if (l < k) {
+		const VM m = (VM)((1u << (k - l)) - 1);
+		V bv[5];
+		_Pragma("GCC unroll 5") for (int j = 0; j < C; j++)
+			bv[j] = V_MASKZ_LOADU(m, bt + j * rs_bt + l);
+		_Pragma("GCC unroll 8") for (int r = 0; r < R; r++) {
+			const V av = V_MASKZ_LOADU(m, a + r * rs_a + l);
+			_Pragma("GCC unroll 5") for (int j = 0; j < C; j++)
+				acc[r][j] = V_FMA(av, bv[j], acc[r][j]);
+		}
+	}
+	/* Each row's sums of up to 4 columns by the type's tree, times alpha
+	 * when scale, plus beta C by one multiply-add when acc_c. */
+	const S4 va = S4_SET1(alpha), vb = S4_SET1(beta);
+	const V z = V_ZERO;
+	_Pragma("GCC unroll 8") for (int r = 0; r < R; r++)
+		_Pragma("GCC unroll 2") for (int h = 0; h < C; h += 4) {
+			const int w = C - h < 4 ? C - h : 4;
+			const __mmask8 cm = (__mmask8)((1u << w) - 1);
+			if (w <= 2) {
+				S2 s = RED2(acc[r][h], w > 1 ? acc[r][h + 1] : z);
+				if (scale)
+					s = S2_MUL(s, S2_OF(va));
+				if (acc_c)
+					s = S2_FMA(S2_OF(vb), S2_MASKZ_LOADU(cm, c + r * rs_c + h), s);
+				S2_MASK_STOREU(c + r * rs_c + h, cm, s);
+				continue;
+			}
+			S4 s = RED4(acc[r][h], acc[r][h + 1], acc[r][h + 2], w > 3 ? acc[r][h + 3] : z);
+			if (scale)
+				s = S4_MUL(s, va);
+			if (acc_c)
+				s = S4_FMA(vb, S4_MASKZ_LOADU(cm, c + r * rs_c + h), s);
+			S4_MASK_STOREU(c + r * rs_c + h, cm, s);
+		}
+}
+
+/* Tiles of R x C down the mv rows, R the most that C leaves registers for
+ * (R * C accumulators, R + C vectors loaded a step: 8 x 2, 6 x 3, 4 x 4,
+ * 4 x 5), then one tile of the rows left. */
+#define REST(R, C, n)                                                                      \
+	case n:                                                                            \
+		if ((R) > (n))                                                             \
+			PFX(tile)((R) > (n) ? (n) : 1, C, k, alpha, a, rs_a, bt, rs_bt, beta, c, \
+			          rs_c, scale, acc_c, pf);                                     \
+		break;
+#define STRIP(R, C)                                                                        \
+	do {                                                                               \
+		int64_t i = 0;                                                             \
+		for (; i + (R) <= mv; i += (R))                                            \
+			PFX(tile)(R, C, k, alpha, a + i * rs_a, rs_a, bt, rs_bt, beta,       \
+			          c + i * rs_c, rs_c, scale, acc_c, pf);                       \
+		a += i * rs_a;                                                             \
+		c += i * rs_c;                                                             \
+		switch (mv - i) {                                                          \
+			REST(R, C, 1) REST(R, C, 2) REST(R, C, 3) REST(R, C, 4)               \
+			REST(R, C, 5) REST(R, C, 6) REST(R, C, 7)                             \
+		default:                                                                   \
+			break;                                                             \
+		}                                                                          \
+	} while (0)
+
+void ENTRY(int64_t mv, int64_t nv, int64_t k, T alpha, const T *restrict a, int64_t rs_a,
+           const T *restrict bt, int64_t rs_bt, T beta, T *restrict c, int64_t rs_c, int pf)
+{
+	const int scale = alpha != (T)1, acc_c = beta != (T)0;
+	switch (nv) {
+	case 1: STRIP(8, 1); return;
+	case 2: STRIP(8, 2); return;
+	case 3: STRIP(6, 3); return;
+	case 4: STRIP(4, 4); return;
+	case 5: STRIP(4, 5); return;
+	default: return;
+	}
+}
+
+void PACK(int64_t k, int64_t n, const T *restrict b, int64_t rs_b, T *restrict bt, int64_t kp)
+{
+	for (int64_t j0 = 0; j0 < n; j0 += 4) {
+		const int64_t w = n - j0 < 4 ? n - j0 : 4;
+		const __mmask8 cm = (__mmask8)((1u << w) - 1);
+		const T *bj = b + j0;
+		T *o = bt + j0 * kp;
+		int64_t l = 0;
+		if (w == 4)
+			for (; l + W <= k; l += W)
+				STORE_COLS(ROWS(bj, rs_b, l, cm, 1), ROWS(bj, rs_b, l + 1, cm, 1),
+				           ROWS(bj, rs_b, l + 2, cm, 1), ROWS(bj, rs_b, l + 3, cm, 1),
+				           o + l, kp, 4);
+		else
+			for (; l + W <= k; l += W)
+				STORE_COLS(ROWS(bj, rs_b, l, cm, 0), ROWS(bj, rs_b, l + 1, cm, 0),
+				           ROWS(bj, rs_b, l + 2, cm, 0), ROWS(bj, rs_b, l + 3, cm, 0),
+				           o + l, kp, w);
+		if (l < k) {
+			/* The last rows through a zeroed block of W: Bt is zero from k
+			 * to the next multiple of W. */
+			T tmp[W * 4] __attribute__((aligned(64))) = {0};
+			for (int64_t r = l; r < k; r++)
+				for (int64_t j = 0; j < w; j++)
+					tmp[(r - l) * 4 + j] = bj[r * rs_b + j];
+			STORE_COLS(ROWS(tmp, 4, 0, 0xf, 1), ROWS(tmp, 4, 1, 0xf, 1),
+			           ROWS(tmp, 4, 2, 0xf, 1), ROWS(tmp, 4, 3, 0xf, 1), o + l, kp, w);
+		}
+	}
+}
+
+#undef REST
+#undef STRIP
+/* The type's parameters: the includer defines them anew for the next one. */
+#undef T
+#undef V
+#undef W
+#undef VM
+#undef S2
+#undef S4
+#undef S2_OF
+#undef S2_MUL
+#undef S2_FMA
+#undef S2_MASKZ_LOADU
+#undef S2_MASK_STOREU
+#undef S4_SET1
+#undef S4_MUL
+#undef S4_FMA
+#undef S4_MASKZ_LOADU
+#undef S4_MASK_STOREU
+#undef PFX
+#undef ENTRY
+#undef PACK
+#undef V_ZERO
+#undef V_LOADU
+#undef V_MASKZ_LOADU
+#undef V_FMA
+#undef RED2
+#undef RED4
+#undef ROWS
+#undef STORE_COLS
