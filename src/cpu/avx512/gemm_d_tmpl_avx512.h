@@ -12,10 +12,47 @@
  * the lanes of vj) and their result types S2 and S4 with, on S2, S2_MUL,
  * S2_FMA, S2_MASKZ_LOADU, S2_MASK_STOREU and S2_OF(x) (the S2 of an S4
  * holding alpha or beta), on S4, S4_SET1, S4_MUL, S4_FMA, S4_MASKZ_LOADU and
- * S4_MASK_STOREU; ROWS(b, rs_b, r0, cm, full) and
+ * S4_MASK_STOREU; GROUP_C (the width of tile whose rows are summed four
+ * at a time) and GROUP_LANES(v) (a row's sums per 128-bit lane, the first
+ * steps of the type's tree) with V_ADD, V_MUL, V_SET1, V_SHUF128(x, y, i),
+ * V_FROM128(p), V_INS128(v, p, i) (128 bits from p into lane i) and
+ * STORE128(p, v, i) (lane i of v to p);
+ * ROWS(b, rs_b, r0, cm, full) and
  * STORE_COLS(z0, z1, z2, z3, o, kp, w) (the pack's load of rows of B into
  * vectors and store of them as columns, W rows a step).
  */
+
+/* Four rows of a tile GROUP_C wide (v[q][j]: row q, column j), each summed
+ * by the type's tree: GROUP_LANES gives a row's sums per 128-bit lane, then
+ * the lanes are added for the four rows at once (0 + 2 and 1 + 3, then
+ * those two: the last steps of RED2 / RED4), row q in 128-bit lane q.
+ * Times alpha when scale, plus beta C by one multiply-add when acc_c,
+ * stored. */
+GK_AI void PFX(rows4_store)(const V (*v)[5], T *c, int64_t rs_c, T alpha, T beta, int scale,
+                            int acc_c)
+{
+	const V u0 = GROUP_LANES(v[0]), u1 = GROUP_LANES(v[1]);
+	const V u2 = GROUP_LANES(v[2]), u3 = GROUP_LANES(v[3]);
+	const V w01 = V_ADD(V_SHUF128(u0, u1, _MM_SHUFFLE(1, 0, 1, 0)),
+	                    V_SHUF128(u0, u1, _MM_SHUFFLE(3, 2, 3, 2)));
+	const V w23 = V_ADD(V_SHUF128(u2, u3, _MM_SHUFFLE(1, 0, 1, 0)),
+	                    V_SHUF128(u2, u3, _MM_SHUFFLE(3, 2, 3, 2)));
+	V s = V_ADD(V_SHUF128(w01, w23, _MM_SHUFFLE(2, 0, 2, 0)),
+	            V_SHUF128(w01, w23, _MM_SHUFFLE(3, 1, 3, 1)));
+	if (scale)
+		s = V_MUL(s, V_SET1(alpha));
+	if (acc_c) {
+		V cv = V_FROM128(c);
+		cv = V_INS128(cv, c + rs_c, 1);
+		cv = V_INS128(cv, c + 2 * rs_c, 2);
+		cv = V_INS128(cv, c + 3 * rs_c, 3);
+		s = V_FMA(V_SET1(beta), cv, s);
+	}
+	STORE128(c, s, 0);
+	STORE128(c + rs_c, s, 1);
+	STORE128(c + 2 * rs_c, s, 2);
+	STORE128(c + 3 * rs_c, s, 3);
+}
 
 /* One tile of R x C, both constants after inlining; scale: alpha is not 1,
  * acc: beta is not 0. */
@@ -59,11 +96,16 @@ GK_AI void PFX(tile)(const int R, const int C, int64_t k, T alpha, const T *a, i
 				acc[r][j] = V_FMA(av, bv[j], acc[r][j]);
 		}
 	}
-	/* Each row's sums of up to 4 columns by the type's tree, times alpha
-	 * when scale, plus beta C by one multiply-add when acc_c. */
+	/* A tile GROUP_C wide: rows by four (rows4_store). */
+	int r0 = 0;
+	if (C == GROUP_C)
+		_Pragma("GCC unroll 2") for (; r0 + 4 <= R; r0 += 4)
+			PFX(rows4_store)(acc + r0, c + r0 * rs_c, rs_c, alpha, beta, scale, acc_c);
+	/* Each other row's sums of up to 4 columns by the type's tree, times
+	 * alpha when scale, plus beta C by one multiply-add when acc_c. */
 	const S4 va = S4_SET1(alpha), vb = S4_SET1(beta);
 	const V z = V_ZERO;
-	_Pragma("GCC unroll 8") for (int r = 0; r < R; r++)
+	_Pragma("GCC unroll 8") for (int r = r0; r < R; r++)
 		_Pragma("GCC unroll 2") for (int h = 0; h < C; h += 4) {
 			const int w = C - h < 4 ? C - h : 4;
 			const __mmask8 cm = (__mmask8)((1u << w) - 1);
@@ -185,3 +227,12 @@ void PACK(int64_t k, int64_t n, const T *restrict b, int64_t rs_b, T *restrict b
 #undef RED4
 #undef ROWS
 #undef STORE_COLS
+#undef GROUP_C
+#undef GROUP_LANES
+#undef V_ADD
+#undef V_MUL
+#undef V_SET1
+#undef V_SHUF128
+#undef V_INS128
+#undef V_FROM128
+#undef STORE128
