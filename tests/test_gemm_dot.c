@@ -1,6 +1,6 @@
 /*
  * test_gemm_dot.c - the dot tiles (kernel_api.h: gk_gemm_d_*_fn and
- * gk_pack_dt_*_fn) of the AVX-512 table, in isolation
+ * gk_pack_dt_*_fn) of the AVX2 and AVX-512 tables, in isolation
  * (test_gemm_dot_api.c tests way 5 of the driver, which uses them):
  *
  *  - every tile of 1..19 rows and 1..gemm_d_*_nr columns, k from 1 to 257,
@@ -188,13 +188,13 @@ static void dkr_lane(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, i
 
 /* pack_dt of k x n of B, its rows rs_b apart and NaN past n: Bt(j, l) is
  * B(l, j) bit for bit for l < k; zero from k to the next multiple of the
- * vector width (16 floats, 8 doubles: the AVX-512 pack writes its last
+ * vector width (64 bytes with AVX-512, 32 with AVX2: a pack writes its last
  * block of k whole); from there to kp zero or untouched (the contract: "may
  * be written, zero"); nothing written past n kp elements. */
 static void pack_case(const gk_kernels *t, unsigned dt, int64_t n, int64_t k, tu_rng *r)
 {
 	const size_t es = tu_esize(dt);
-	const int64_t vw = dt == GK_DTYPE_F32 ? 16 : 8;
+	const int64_t vw = (strcmp(t->name, "avx512") == 0 ? 64 : 32) / (int64_t)es;
 	const int64_t rs_b = n + (int64_t)(tu_next(r) % 5);
 	const int64_t kp = (k + GK_DT_ALIGN - 1) / GK_DT_ALIGN * GK_DT_ALIGN;
 	const int64_t kv = (k + vw - 1) / vw * vw, guard = 64;
@@ -269,12 +269,16 @@ static void test_kernels(const gk_kernels *t, uint64_t seed)
 
 int main(void)
 {
-	const gk_kernels *t = gk_kernels_by_name("avx512");
-	if (t == NULL)
-		printf("avx512: not supported by this CPU, skipped\n");
-	else if (t->gemm_d_f32 == NULL || t->gemm_d_f64 == NULL)
-		printf("avx512: no dot tiles in the table (GK_GEMM_DOT=0?), skipped\n");
-	else
-		test_kernels(t, tu_seed());
+	static const char *const tables[] = {"avx2", "avx512"};
+	const uint64_t seed = tu_seed();
+	for (int i = 0; i < 2; i++) {
+		const gk_kernels *t = gk_kernels_by_name(tables[i]);
+		if (t == NULL)
+			printf("%s: not supported by this CPU, skipped\n", tables[i]);
+		else if (t->gemm_d_f32 == NULL || t->gemm_d_f64 == NULL)
+			printf("%s: no dot tiles in the table (GK_GEMM_DOT=0?), skipped\n", tables[i]);
+		else
+			test_kernels(t, seed + (uint64_t)i);
+	}
 	return tu_finish("test_gemm_dot");
 }

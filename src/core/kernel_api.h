@@ -285,6 +285,9 @@ void gk_kernels_init_avx512(gk_kernels *t);
  * (src/cpu/gfni/table_gfni.c), 32-byte vectors with AVX2 only
  * (src/cpu/gfni_avx2/table_gfni_avx2.c). */
 void gk_kernels_add_gfni(gk_kernels *t);
+/* Whether the tables put in their dot tiles: yes, unless GK_GEMM_DOT=0
+ * (table_avx2.c). */
+int gk_kernels_dot_tiles(void);
 void gk_kernels_add_gfni_avx2(gk_kernels *t);
 
 /* The table in use (chosen once; GK_ARCH overrides), and one by name (NULL

@@ -1,4 +1,5 @@
 /* table_avx2.c - the generic table with the AVX2+FMA kernels put in. */
+#include "gk_internal.h"
 #include "kernel_api.h"
 #include "kernels_avx2.h"
 
@@ -12,6 +13,10 @@ static const gk_gemm_pf_f32_fn check_gemm_pf_f32 = gk_gemm_pf_f32_avx2_6x16;
 static const gk_gemm_pf_f64_fn check_gemm_pf_f64 = gk_gemm_pf_f64_avx2_6x8;
 static const gk_gemm_u_f32_fn check_gemm_u_f32 = gk_gemm_u_f32_avx2_6x16;
 static const gk_gemm_u_f64_fn check_gemm_u_f64 = gk_gemm_u_f64_avx2_6x8;
+static const gk_gemm_d_f32_fn check_gemm_d_f32 = gk_gemm_d_f32_avx2;
+static const gk_gemm_d_f64_fn check_gemm_d_f64 = gk_gemm_d_f64_avx2;
+static const gk_pack_dt_f32_fn check_pack_dt_f32 = gk_pack_dt_f32_avx2;
+static const gk_pack_dt_f64_fn check_pack_dt_f64 = gk_pack_dt_f64_avx2;
 static const gk_unroll_f32_fn check_unroll_f32 = gk_unroll_f32_avx2_2x4;
 static const gk_unroll_f64_fn check_unroll_f64 = gk_unroll_f64_avx2_2x4;
 static const gk_regtile_f32_fn check_regtile_3x32 = gk_regtile_f32_avx2_3x32;
@@ -21,6 +26,27 @@ static const gk_gf256_dot_fn check_gf_dot[GK_GF256_MAX_ROWS + 1] = {
 	0, gk_gf256_dot1_avx2, gk_gf256_dot2_avx2, gk_gf256_dot3_avx2,
 	gk_gf256_dot4_avx2, gk_gf256_dot5_avx2, gk_gf256_dot6_avx2,
 };
+
+static int dot_rule(void)
+{
+	return 1;
+}
+
+int gk_kernels_dot_tiles(void)
+{
+	static int cached = -1;
+	return gk_env_switch("GK_GEMM_DOT", &cached, dot_rule);
+}
+
+/* The least depth from which a C n columns wide goes to the dot tiles
+ * (gemm_d_avx2.c; 0: never), by what the unpacked tiles do with it:
+ * measured call by call against them with this set forced on a Zen 5 core
+ * (m = 8 to 256, k = 32 to 4096). A C of 8 floats or 4 doubles fills the
+ * unpacked tiles' 256-bit rows, and the dot tiles of 2 x 4 that sixteen
+ * registers leave measured 0.65-0.92 of them: never; 6 and 7 floats pay
+ * only along a longer k. */
+static const int dot_f32[GK_GEMM_D_COLS + 1] = {0, 32, 32, 32, 32, 64, 256, 1024, 0};
+static const int dot_f64[GK_GEMM_D_COLS + 1] = {0, 32, 32, 32, 0, 0, 0, 0, 0};
 
 void gk_kernels_init_avx2(gk_kernels *t)
 {
@@ -50,6 +76,18 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	t->gemm_u_f64_mr = GK_GEMM_U_F64_AVX2_MR;
 	t->gemm_u_f64_nr = GK_GEMM_U_F64_AVX2_NR;
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_AVX2_VW;
+	if (gk_kernels_dot_tiles()) {
+		t->gemm_d_f32 = check_gemm_d_f32;
+		t->pack_dt_f32 = check_pack_dt_f32;
+		t->gemm_d_f64 = check_gemm_d_f64;
+		t->pack_dt_f64 = check_pack_dt_f64;
+		t->gemm_d_f32_mr = t->gemm_d_f64_mr = GK_GEMM_D_AVX2_MR;
+		t->gemm_d_f32_nr = t->gemm_d_f64_nr = GK_GEMM_D_AVX2_NR;
+		for (int n = 0; n <= GK_GEMM_D_COLS; n++) {
+			t->gemm_d_f32_min_k[n] = dot_f32[n];
+			t->gemm_d_f64_min_k[n] = dot_f64[n];
+		}
+	}
 	t->unroll_2x4_f32 = check_unroll_f32;
 	t->unroll_2x4_f64 = check_unroll_f64;
 	t->regtile_3x32_f32 = check_regtile_3x32;

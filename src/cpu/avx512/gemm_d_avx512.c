@@ -12,7 +12,7 @@
  * mv >= 1 and 1 <= nv <= 5, A(i, l) at a[i * rs_a + l], Bt(j, l) =
  * B(l, j) at bt[j * rs_bt + l], C(i, j) at c[i * rs_c + j]. Needs AVX-512F,
  * DQ and VL. The tile, its strips, the entries and the pack are written
- * once, in gemm_d_tmpl_avx512.h, which this file includes once per type.
+ * once, in gemm_d_tmpl.h, which this file includes once per type.
  *
  * A tile of the unpacked kernels that is a few columns wide fills a
  * fraction of a vector per row of C (a quarter for 4 floats), and grouping
@@ -105,6 +105,12 @@ GK_AI void store_cols_ps(__m512 z0, __m512 z1, __m512 z2, __m512 z3, float *o, i
 #define V __m512
 #define W 16
 #define VM __mmask16
+#define V_MASK(n) ((__mmask16)((1u << (n)) - 1))
+#define R1 8
+#define R2 8
+#define R3 6
+#define R4 4
+#define R5 4
 #define PFX(n) n##_f32
 #define ENTRY gk_gemm_d_f32_avx512
 #define PACK gk_pack_dt_f32_avx512
@@ -138,7 +144,7 @@ GK_AI void store_cols_ps(__m512 z0, __m512 z1, __m512 z2, __m512 z3, float *o, i
 #define GROUP_LANES(v) lanes4_ps((v)[0], (v)[1], (v)[2], (v)[3])
 #define ROWS rows4_ps
 #define STORE_COLS store_cols_ps
-#include "gemm_d_tmpl_avx512.h"
+#include "../gemm_d_tmpl.h"
 
 /* ---- double -------------------------------------------------------------- */
 
@@ -206,6 +212,12 @@ GK_AI void store_cols_pd(__m512d z0, __m512d z1, __m512d z2, __m512d z3, double 
 #define V __m512d
 #define W 8
 #define VM __mmask8
+#define V_MASK(n) ((__mmask8)((1u << (n)) - 1))
+#define R1 8
+#define R2 8
+#define R3 6
+#define R4 4
+#define R5 4
 #define PFX(n) n##_f64
 #define ENTRY gk_gemm_d_f64_avx512
 #define PACK gk_pack_dt_f64_avx512
@@ -240,4 +252,4 @@ GK_AI void store_cols_pd(__m512d z0, __m512d z1, __m512d z2, __m512d z3, double 
 #define GROUP_LANES(v) lanes2_pd((v)[0], (v)[1])
 #define ROWS rows2_pd
 #define STORE_COLS store_cols_pd
-#include "gemm_d_tmpl_avx512.h"
+#include "../gemm_d_tmpl.h"

@@ -72,19 +72,6 @@ static const dot_depths dot_intel = {{0, 32, 64, 64, 64, 64, 128, 256, 256},
 static const dot_depths dot_plain = {{0, 32, 64, 64, 64, 256, 1024, 0, 0},
                                      {0, 32, 64, 0, 0, 0, 0, 0, 0}};
 
-/* Products a few columns wide in dot tiles (gemm_d_avx512.c), unless
- * GK_GEMM_DOT=0. */
-static int dot_rule(void)
-{
-	return 1;
-}
-
-static int dot_tiles(void)
-{
-	static int cached = -1;
-	return gk_env_switch("GK_GEMM_DOT", &cached, dot_rule);
-}
-
 void gk_kernels_init_avx512(gk_kernels *t)
 {
 	gk_kernels_init_avx2(t);
@@ -114,7 +101,7 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	t->gemm_u_f64_mr = GK_GEMM_U_F64_AVX512_MR;
 	t->gemm_u_f64_nr = GK_GEMM_U_F64_AVX512_NR;
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_AVX512_VW;
-	if (dot_tiles()) {
+	if (gk_kernels_dot_tiles()) {
 		t->gemm_d_f32 = check_gemm_d_f32;
 		t->pack_dt_f32 = check_pack_dt_f32;
 		t->gemm_d_f32_mr = t->gemm_d_f64_mr = GK_GEMM_D_AVX512_MR;

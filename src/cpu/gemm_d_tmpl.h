@@ -1,19 +1,21 @@
 /*
- * gemm_d_tmpl_avx512.h - the dot tile of R x C (k along the vector), its
- * strips down the rows, the exported entry and the pack of Bt; the
- * technique of gemm_d_avx512.c, which includes this once per element type
- * with the macros below defined (all undefined at the end of this file).
+ * gemm_d_tmpl.h - the dot tile of R x C (k along the vector), its strips
+ * down the rows, the exported entry and the pack of Bt; the technique of
+ * avx512/gemm_d_avx512.c and avx2/gemm_d_avx2.c, each of which includes
+ * this once per element type with the macros below defined (all undefined
+ * at the end of this file).
  *
- * T (the element), V (its 512-bit vector), W (the lanes of V), VM (a mask of
- * W lanes), PFX(name) (the type's name for a function of this file), ENTRY
+ * T (the element), V (its vector), W (the lanes of V), VM (a mask of W lanes)
+ * and V_MASK(n) (the mask of the first n), R1 to R5 (the tile's rows for 1
+ * to 5 columns), PFX(name) (the type's name for a function of this file), ENTRY
  * and PACK (the names of the exported tile entry and pack); V_ZERO,
  * V_LOADU(p), V_MASKZ_LOADU(m, p), V_FMA(x, y, z); RED2(v0, v1) and
  * RED4(v0, v1, v2, v3) (the type's fixed reduction trees: lane j the sum of
  * the lanes of vj) and their result types S2 and S4 with, on S2, S2_MUL,
  * S2_FMA, S2_MASKZ_LOADU, S2_MASK_STOREU and S2_OF(x) (the S2 of an S4
  * holding alpha or beta), on S4, S4_SET1, S4_MUL, S4_FMA, S4_MASKZ_LOADU and
- * S4_MASK_STOREU; GROUP_C (the width of tile whose rows are summed four
- * at a time) and GROUP_LANES(v) (a row's sums per 128-bit lane, the first
+ * S4_MASK_STOREU (masks: the bits of the columns); GROUP_C (the width of
+ * tile whose rows are summed four at a time, 0: none) and GROUP_LANES(v) (a row's sums per 128-bit lane, the first
  * steps of the type's tree) with V_ADD, V_MUL, V_SET1, V_SHUF128(x, y, i),
  * V_FROM128(p), V_INS128(v, p, i) (128 bits from p into lane i) and
  * STORE128(p, v, i) (lane i of v to p);
@@ -28,6 +30,7 @@
  * those two: the last steps of RED2 / RED4), row q in 128-bit lane q.
  * Times alpha when scale, plus beta C by one multiply-add when acc_c,
  * stored. */
+#if GROUP_C > 0
 GK_AI void PFX(rows4_store)(const V (*v)[5], T *c, int64_t rs_c, T alpha, T beta, int scale,
                             int acc_c)
 {
@@ -53,6 +56,7 @@ GK_AI void PFX(rows4_store)(const V (*v)[5], T *c, int64_t rs_c, T alpha, T beta
 	STORE128(c + 2 * rs_c, s, 2);
 	STORE128(c + 3 * rs_c, s, 3);
 }
+#endif
 
 /* One tile of R x C, both constants after inlining; scale: alpha is not 1,
  * acc: beta is not 0. */
@@ -86,7 +90,7 @@ GK_AI void PFX(tile)(const int R, const int C, int64_t k, T alpha, const T *a, i
 		STEP(0);
 #undef STEP
 	if (l < k) {
-		const VM m = (VM)((1u << (k - l)) - 1);
+		const VM m = V_MASK(k - l);
 		V bv[5];
 		_Pragma("GCC unroll 5") for (int j = 0; j < C; j++)
 			bv[j] = V_MASKZ_LOADU(m, bt + j * rs_bt + l);
@@ -98,9 +102,11 @@ GK_AI void PFX(tile)(const int R, const int C, int64_t k, T alpha, const T *a, i
 	}
 	/* A tile GROUP_C wide: rows by four (rows4_store). */
 	int r0 = 0;
+#if GROUP_C > 0
 	if (C == GROUP_C)
 		_Pragma("GCC unroll 2") for (; r0 + 4 <= R; r0 += 4)
 			PFX(rows4_store)(acc + r0, c + r0 * rs_c, rs_c, alpha, beta, scale, acc_c);
+#endif
 	/* Each other row's sums of up to 4 columns by the type's tree, times
 	 * alpha when scale, plus beta C by one multiply-add when acc_c. */
 	const S4 va = S4_SET1(alpha), vb = S4_SET1(beta);
@@ -108,7 +114,7 @@ GK_AI void PFX(tile)(const int R, const int C, int64_t k, T alpha, const T *a, i
 	_Pragma("GCC unroll 8") for (int r = r0; r < R; r++)
 		_Pragma("GCC unroll 2") for (int h = 0; h < C; h += 4) {
 			const int w = C - h < 4 ? C - h : 4;
-			const __mmask8 cm = (__mmask8)((1u << w) - 1);
+			const unsigned cm = (1u << w) - 1;
 			if (w <= 2) {
 				S2 s = RED2(acc[r][h], w > 1 ? acc[r][h + 1] : z);
 				if (scale)
@@ -127,9 +133,9 @@ GK_AI void PFX(tile)(const int R, const int C, int64_t k, T alpha, const T *a, i
 		}
 }
 
-/* Tiles of R x C down the mv rows, R the most that C leaves registers for
- * (R * C accumulators, R + C vectors loaded a step: 8 x 2, 6 x 3, 4 x 4,
- * 4 x 5), then one tile of the rows left. */
+/* Tiles of R x C down the mv rows, R (at most 8) the most that C leaves
+ * registers for (R * C accumulators, R + C vectors loaded a step), then one
+ * tile of the rows left. */
 #define REST(R, C, n)                                                                      \
 	case n:                                                                            \
 		if ((R) > (n))                                                             \
@@ -157,11 +163,11 @@ void ENTRY(int64_t mv, int64_t nv, int64_t k, T alpha, const T *restrict a, int6
 {
 	const int scale = alpha != (T)1, acc_c = beta != (T)0;
 	switch (nv) {
-	case 1: STRIP(8, 1); return;
-	case 2: STRIP(8, 2); return;
-	case 3: STRIP(6, 3); return;
-	case 4: STRIP(4, 4); return;
-	case 5: STRIP(4, 5); return;
+	case 1: STRIP(R1, 1); return;
+	case 2: STRIP(R2, 2); return;
+	case 3: STRIP(R3, 3); return;
+	case 4: STRIP(R4, 4); return;
+	case 5: STRIP(R5, 5); return;
 	default: return;
 	}
 }
@@ -170,7 +176,7 @@ void PACK(int64_t k, int64_t n, const T *restrict b, int64_t rs_b, T *restrict b
 {
 	for (int64_t j0 = 0; j0 < n; j0 += 4) {
 		const int64_t w = n - j0 < 4 ? n - j0 : 4;
-		const __mmask8 cm = (__mmask8)((1u << w) - 1);
+		const unsigned cm = (1u << w) - 1;
 		const T *bj = b + j0;
 		T *o = bt + j0 * kp;
 		int64_t l = 0;
@@ -204,6 +210,12 @@ void PACK(int64_t k, int64_t n, const T *restrict b, int64_t rs_b, T *restrict b
 #undef V
 #undef W
 #undef VM
+#undef V_MASK
+#undef R1
+#undef R2
+#undef R3
+#undef R4
+#undef R5
 #undef S2
 #undef S4
 #undef S2_OF
