@@ -288,6 +288,27 @@ void gk_kernels_add_gfni(gk_kernels *t);
 /* Whether the tables put in their dot tiles: yes, unless GK_GEMM_DOT=0
  * (table_avx2.c). */
 int gk_kernels_dot_tiles(void);
+/* Put a set's dot tiles in t, with its tile limits and its least depths per
+ * width of C (GK_GEMM_D_COLS + 1 entries each), unless GK_GEMM_DOT=0. */
+static inline void gk_kernels_set_dot(gk_kernels *t, gk_gemm_d_f32_fn f32, gk_pack_dt_f32_fn p32,
+                                      gk_gemm_d_f64_fn f64, gk_pack_dt_f64_fn p64, int mr,
+                                      int nr32, int nr64, const int *min_k32,
+                                      const int *min_k64)
+{
+	if (!gk_kernels_dot_tiles())
+		return;
+	t->gemm_d_f32 = f32;
+	t->pack_dt_f32 = p32;
+	t->gemm_d_f64 = f64;
+	t->pack_dt_f64 = p64;
+	t->gemm_d_f32_mr = t->gemm_d_f64_mr = mr;
+	t->gemm_d_f32_nr = nr32;
+	t->gemm_d_f64_nr = nr64;
+	for (int n = 0; n <= GK_GEMM_D_COLS; n++) {
+		t->gemm_d_f32_min_k[n] = min_k32[n];
+		t->gemm_d_f64_min_k[n] = min_k64[n];
+	}
+}
 void gk_kernels_add_gfni_avx2(gk_kernels *t);
 
 /* The table in use (chosen once; GK_ARCH overrides), and one by name (NULL

@@ -76,18 +76,9 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	t->gemm_u_f64_mr = GK_GEMM_U_F64_AVX2_MR;
 	t->gemm_u_f64_nr = GK_GEMM_U_F64_AVX2_NR;
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_AVX2_VW;
-	if (gk_kernels_dot_tiles()) {
-		t->gemm_d_f32 = check_gemm_d_f32;
-		t->pack_dt_f32 = check_pack_dt_f32;
-		t->gemm_d_f64 = check_gemm_d_f64;
-		t->pack_dt_f64 = check_pack_dt_f64;
-		t->gemm_d_f32_mr = t->gemm_d_f64_mr = GK_GEMM_D_AVX2_MR;
-		t->gemm_d_f32_nr = t->gemm_d_f64_nr = GK_GEMM_D_AVX2_NR;
-		for (int n = 0; n <= GK_GEMM_D_COLS; n++) {
-			t->gemm_d_f32_min_k[n] = dot_f32[n];
-			t->gemm_d_f64_min_k[n] = dot_f64[n];
-		}
-	}
+	gk_kernels_set_dot(t, check_gemm_d_f32, check_pack_dt_f32, check_gemm_d_f64,
+	                   check_pack_dt_f64, GK_GEMM_D_AVX2_MR, GK_GEMM_D_AVX2_NR,
+	                   GK_GEMM_D_AVX2_NR, dot_f32, dot_f64);
 	t->unroll_2x4_f32 = check_unroll_f32;
 	t->unroll_2x4_f64 = check_unroll_f64;
 	t->regtile_3x32_f32 = check_regtile_3x32;

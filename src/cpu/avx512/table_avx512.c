@@ -101,19 +101,10 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	t->gemm_u_f64_mr = GK_GEMM_U_F64_AVX512_MR;
 	t->gemm_u_f64_nr = GK_GEMM_U_F64_AVX512_NR;
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_AVX512_VW;
-	if (gk_kernels_dot_tiles()) {
-		t->gemm_d_f32 = check_gemm_d_f32;
-		t->pack_dt_f32 = check_pack_dt_f32;
-		t->gemm_d_f32_mr = t->gemm_d_f64_mr = GK_GEMM_D_AVX512_MR;
-		t->gemm_d_f32_nr = t->gemm_d_f64_nr = GK_GEMM_D_AVX512_NR;
-		t->gemm_d_f64 = check_gemm_d_f64;
-		t->pack_dt_f64 = check_pack_dt_f64;
-		const dot_depths *d = g == 2 ? &dot_zen5 : g == 4 ? &dot_intel : &dot_plain;
-		for (int n = 0; n <= GK_GEMM_D_COLS; n++) {
-			t->gemm_d_f32_min_k[n] = d->f32[n];
-			t->gemm_d_f64_min_k[n] = d->f64[n];
-		}
-	}
+	const dot_depths *d = g == 2 ? &dot_zen5 : g == 4 ? &dot_intel : &dot_plain;
+	gk_kernels_set_dot(t, check_gemm_d_f32, check_pack_dt_f32, check_gemm_d_f64,
+	                   check_pack_dt_f64, GK_GEMM_D_AVX512_MR, GK_GEMM_D_AVX512_NR,
+	                   GK_GEMM_D_AVX512_NR, d->f32, d->f64);
 	t->unroll_2x4_f32 = check_unroll_f32;
 	t->unroll_2x4_f64 = check_unroll_f64;
 	t->regtile_6x64_f32 = check_regtile_6x64;

@@ -1,0 +1,1 @@
+export OPENBLAS_CORETYPE=SkylakeX OPENBLAS_NUM_THREADS=1 GK_NUM_THREADS=1 OB=/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so GK=/tmp/bnew/libgemmkit.so.0 BL=/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4
