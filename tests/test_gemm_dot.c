@@ -8,7 +8,8 @@
  *    a long double sum; A's and Bt's rows followed by NaN at k (the last
  *    one by an unreadable page), so that a read at or past k shows; nothing
  *    outside the tile written; calls alternately with and without the
- *    fetches of A ahead;
+ *    fetches of A ahead; and with A's and Bt's rows off a vector boundary
+ *    (the tiles' off, read in aligned vectors), the bits of off = 0;
  *  - an element's bits independent of the tile: one call, a call per
  *    column, a call per row and random pieces give the same bits;
  *  - with terms in one lane of the vector only, exactly that lane's sum
@@ -23,38 +24,71 @@
 /* 1. The kernel against the reference                                      */
 /* ------------------------------------------------------------------------ */
 
-/* One call on an mv x nv tile of a C buffer with guard rows and columns;
- * A's and Bt's rows NaN from k to their stride, the last row of each ending
- * at an unreadable page. */
-static void dkr_case(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, int64_t k,
-                     double alpha, double beta, tu_rng *r)
+/* rows rows of k elements, rs apart, NaN from k to rs, the last one followed
+ * by pad NaNs and an unreadable page, and lead NaNs before the first: pad
+ * such that the first row starts lead elements past a vector boundary (vl
+ * elements) where lead > 0. Returns the first row. */
+static void *rows_buf(unsigned dt, int64_t rows, int64_t k, int64_t rs, int64_t lead, int64_t vl,
+                      gbuf *g, tu_rng *r)
 {
 	const size_t es = tu_esize(dt);
-	const int64_t rs_a = k + 1 + (int64_t)(tu_next(r) % 5);
-	const int64_t rs_bt = k + 1 + (int64_t)(tu_next(r) % 5);
-	const int64_t la = (mv - 1) * rs_a + k, lb = (nv - 1) * rs_bt + k;
+	const int64_t body = (rows - 1) * rs + k, pad = lead > 0 ? ((-(body + lead)) % vl + vl) % vl : 0;
+	char *x = guarded((size_t)(lead + body + pad) * es, g);
+	tu_fill(dt, x, (size_t)(lead + body + pad), r);
+	for (int64_t e = 0; e < lead; e++)
+		tu_setv(dt, x, e, NAN);
+	x += lead * es;
+	for (int64_t i = 0; i + 1 < rows; i++)
+		for (int64_t l = k; l < rs; l++)
+			tu_setv(dt, x, i * rs + l, NAN);
+	for (int64_t e = 0; e < pad; e++)
+		tu_setv(dt, x, body + e, NAN);
+	return x;
+}
+
+/* One call on an mv x nv tile of a C buffer with guard rows and columns;
+ * A's and Bt's rows NaN from k to their stride, the last row of each ending
+ * at an unreadable page (but for pad NaNs). With off > 0, A's and Bt's rows
+ * start off elements past a vector boundary, their strides whole vectors,
+ * NaN before the first: the call with off gives the bits of the call
+ * without it. */
+static void dkr_case(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, int64_t k,
+                     double alpha, double beta, int64_t off, tu_rng *r)
+{
+	const size_t es = tu_esize(dt);
+	const int64_t vl = t->gemm_d_align / (int64_t)es;
+	int64_t rs_a = k + 1 + (int64_t)(tu_next(r) % 5);
+	int64_t rs_bt = k + 1 + (int64_t)(tu_next(r) % 5);
+	if (off > 0) {
+		rs_a = (rs_a + vl - 1) / vl * vl;
+		rs_bt = (rs_bt + vl - 1) / vl * vl;
+	}
 	gbuf ga, gb;
-	void *a = guarded((size_t)la * es, &ga), *bt = guarded((size_t)lb * es, &gb);
-	tu_fill(dt, a, (size_t)la, r);
-	tu_fill(dt, bt, (size_t)lb, r);
-	for (int64_t i = 0; i + 1 < mv; i++)
-		for (int64_t l = k; l < rs_a; l++)
-			tu_setv(dt, a, i * rs_a + l, NAN);
-	for (int64_t j = 0; j + 1 < nv; j++)
-		for (int64_t l = k; l < rs_bt; l++)
-			tu_setv(dt, bt, j * rs_bt + l, NAN);
-	const int64_t rs_c = nv + 3 + (int64_t)(tu_next(r) % 4), off = 2 * rs_c + 2;
+	void *a = rows_buf(dt, mv, k, rs_a, off, vl, &ga, r);
+	void *bt = rows_buf(dt, nv, k, rs_bt, off, vl, &gb, r);
+	const int64_t rs_c = nv + 3 + (int64_t)(tu_next(r) % 4), cz = 2 * rs_c + 2;
 	const int64_t lc = (mv + 4) * rs_c;
 	void *c0;
-	void *c = tu_tile_c(dt, mv, nv, rs_c, off, lc, beta, &c0, r);
-	dkr(t, dt, mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, (char *)c + off * es, rs_c);
+	void *c = tu_tile_c(dt, mv, nv, rs_c, cz, lc, beta, &c0, r);
+	dkr(t, dt, mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, (char *)c + cz * es, rs_c, off);
 	int outside;
 	const int bad = tu_tile_check(dt, mv, nv, k, a, rs_a, 1, bt, 1, rs_bt, alpha, beta, c, c0, lc,
-	                              off, rs_c, &outside);
+	                              cz, rs_c, &outside);
 	TU_CHECK(bad == 0 && outside == 0,
-	         "%s gemm_d_%s %lldx%lld k=%lld rs_a=%lld rs_bt=%lld alpha=%g beta=%g: %d elements "
-	         "off, %d written outside the tile", t->name, NAME(dt), (long long)mv, (long long)nv,
-	         (long long)k, (long long)rs_a, (long long)rs_bt, alpha, beta, bad, outside);
+	         "%s gemm_d_%s %lldx%lld k=%lld rs_a=%lld rs_bt=%lld off=%lld alpha=%g beta=%g: %d "
+	         "elements off, %d written outside the tile", t->name, NAME(dt), (long long)mv,
+	         (long long)nv, (long long)k, (long long)rs_a, (long long)rs_bt, (long long)off, alpha,
+	         beta, bad, outside);
+	if (off > 0) {
+		void *c1 = tu_xmalloc((size_t)lc * es);
+		memcpy(c1, c0, (size_t)lc * es);
+		dkr(t, dt, mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, (char *)c1 + cz * es, rs_c, 0);
+		TU_CHECK(memcmp(c, c1, (size_t)lc * es) == 0,
+		         "%s gemm_d_%s %lldx%lld k=%lld alpha=%g beta=%g: off=%lld and off=0 give "
+		         "different bits", t->name, NAME(dt), (long long)mv, (long long)nv, (long long)k,
+		         alpha, beta, (long long)off);
+		free(c1);
+	}
 	guarded_free(&ga);
 	guarded_free(&gb);
 	free(c);
@@ -82,18 +116,19 @@ static void dkr_bits(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, i
 		memcpy(c[v], c[0], lc * es);
 	const char *ac = a, *bc = bt;
 	/* One call; a call per column; a call per row; random pieces. */
-	dkr(t, dt, mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, c[0], nv);
+	dkr(t, dt, mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, c[0], nv, 0);
 	for (int64_t j = 0; j < nv; j++)
-		dkr(t, dt, mv, 1, k, alpha, a, rs_a, bc + j * rs_bt * es, rs_bt, beta, c[1] + j * es, nv);
+		dkr(t, dt, mv, 1, k, alpha, a, rs_a, bc + j * rs_bt * es, rs_bt, beta, c[1] + j * es, nv,
+		    0);
 	for (int64_t i = 0; i < mv; i++)
 		dkr(t, dt, 1, nv, k, alpha, ac + i * rs_a * es, rs_a, bt, rs_bt, beta,
-		    c[2] + i * nv * es, nv);
+		    c[2] + i * nv * es, nv, 0);
 	for (int64_t i = 0, h; i < mv; i += h) {
 		h = 1 + (int64_t)(tu_next(r) % (uint64_t)(mv - i));
 		for (int64_t j = 0, w; j < nv; j += w) {
 			w = 1 + (int64_t)(tu_next(r) % (uint64_t)(nv - j));
 			dkr(t, dt, h, w, k, alpha, ac + i * rs_a * es, rs_a, bc + j * rs_bt * es, rs_bt,
-			    beta, c[3] + (i * nv + j) * es, nv);
+			    beta, c[3] + (i * nv + j) * es, nv, 0);
 		}
 	}
 	static const char *const how[] = {"", "a call per column", "a call per row", "random pieces"};
@@ -154,7 +189,7 @@ static void dkr_lane(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, i
 			if (l % w != q)
 				tu_setv(dt, a, i * k + l, 0.0);
 	memcpy(c, c0, lc * es);
-	dkr(t, dt, mv, nv, k, alpha, a, k, bt, k, beta, c, nv);
+	dkr(t, dt, mv, nv, k, alpha, a, k, bt, k, beta, c, nv, 0);
 	int bad = 0;
 	for (int64_t i = 0; i < mv; i++)
 		for (int64_t j = 0; j < nv; j++) {
@@ -254,7 +289,12 @@ static void test_kernels(const gk_kernels *t, uint64_t seed)
 			for (int64_t nv = 1; nv <= dnr(t, dt); nv++)
 				for (int ki = 0; ki < nk; ki++, c++) {
 					for (int q = 0; q < 4; q++)
-						dkr_case(t, dt, mv, nv, ks[ki], ab[q][0], ab[q][1], &r);
+						dkr_case(t, dt, mv, nv, ks[ki], ab[q][0], ab[q][1], 0, &r);
+					/* A and Bt off a vector boundary, off from 1 to the
+					 * vector's lanes less one. */
+					const int64_t vl = t->gemm_d_align / (int64_t)tu_esize(dt);
+					dkr_case(t, dt, mv, nv, ks[ki], ab[(c + 2) % 4][0], ab[(c + 2) % 4][1],
+					         1 + (int64_t)(tu_next(&r) % (uint64_t)(vl - 1)), &r);
 					dkr_bits(t, dt, mv, nv, ks[ki], ab[c % 4][0], ab[c % 4][1], &r);
 					dkr_lane(t, dt, mv, nv, ks[ki], ab[(c + 1) % 4][0], ab[(c + 1) % 4][1],
 					         &r);

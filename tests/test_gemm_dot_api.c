@@ -9,7 +9,9 @@
  *    transposes, leading dimensions past the least: elementwise against a
  *    long double sum, C's padding untouched; where the driver's rule sends
  *    the product way 5, the bits of the dot tiles called directly;
- *  - 1 to 4 threads giving the same bits.
+ *  - 1 to 4 threads giving the same bits;
+ *  - A's rows off a vector boundary (read in aligned vectors from before
+ *    them): the bits of A aligned.
  * Inputs are fresh random numbers in [-1, 1] (GK_TEST_SEED to repeat).
  */
 #include "test_gemm_dot_util.h"
@@ -113,7 +115,7 @@ static int same_as_tiles(const gk_kernels *t, const prob *p)
 	const int64_t nr = dnr(t, p->dt);
 	for (int64_t j = 0; j < N; j += nr)
 		dkr(t, p->dt, M, N - j < nr ? N - j : nr, k, p->alpha, ac, k, bt + j * k * es, k, p->beta,
-		    cc + j * es, N);
+		    cc + j * es, N, 0);
 	int same = 1;
 	for (int64_t i = 0; i < M && same; i++)
 		for (int64_t j = 0; j < N && same; j++)
@@ -294,6 +296,75 @@ static void test_threads(unsigned dt, const gk_kernels *act, tu_rng *r)
 		TU_CHECK(n5 > 0, "threads %s: no shape went way 5", NAME(dt));
 }
 
+/* A's rows a whole number of vectors apart, starting o elements past a
+ * vector boundary (o from 1 to the lanes less one: way 5 reads them in
+ * aligned vectors from before them, kernel_api.h "off", where the table
+ * gives the width of C off and k is long enough, blocked_dot_tmpl.h
+ * dot_off): the bits of the same product with A aligned, on 1 and 2
+ * threads, right against the long double sums; rows NaN past k. B by rows
+ * and by columns, C 1 to 4 wide, k about the least depth of off. */
+static void test_off(unsigned dt, const gk_kernels *act, tu_rng *r)
+{
+	if (act == NULL)
+		return;
+	const size_t es = tu_esize(dt);
+	const int64_t vl = act->gemm_d_align / (int64_t)es;
+	const int64_t kmin = GK_BLOCKED_DOT_OFF_VECS * vl;
+	const int64_t ks[] = {kmin - 1, kmin, kmin + 5, 700};
+	gk_context *ctx2 = tu_context_new(2, 0u);
+	int nc = 0, noff = 0;
+	for (int64_t n = 1; n <= 4; n++)
+		for (int ki = 0; ki < 4; ki++)
+			for (int tb = 0; tb < 2; tb++, nc++) {
+				const int64_t k = ks[ki], m = ki % 2 ? 16 : 53;
+				const int64_t o = 1 + (int64_t)(tu_next(r) % (uint64_t)(vl - 1));
+				prob p;
+				prob_init(&p, dt, GK_ROW_MAJOR, GK_NO_TRANS, tb ? GK_TRANS : GK_NO_TRANS, m, n, k,
+				          ab[nc % 4][0], ab[nc % 4][1], r);
+				const int64_t lda = (k + vl - 1) / vl * vl + vl;
+				const size_t len = (size_t)(m * lda + vl) * es;
+				char *al = aligned_alloc(64, (len + 63) / 64 * 64);
+				char *sh = aligned_alloc(64, (len + 63) / 64 * 64);
+				if (al == NULL || sh == NULL) {
+					fprintf(stderr, "test_off: out of memory\n");
+					exit(2);
+				}
+				poison(dt, al, (size_t)(m * lda + vl));
+				poison(dt, sh, (size_t)(m * lda + vl));
+				for (int64_t i = 0; i < m; i++)
+					for (int64_t l = 0; l < k; l++) {
+						const char *x = (const char *)p.a + (i * p.lda + l) * es;
+						memcpy(al + (i * lda + l) * es, x, es);
+						memcpy(sh + (o + i * lda + l) * es, x, es);
+					}
+				free(p.a);
+				p.a = al;
+				p.lda = p.rsa = lda;
+				const size_t bytes = p.ecg * es;
+				void *c1 = tu_xmalloc(bytes);
+				prob_check(&p, tu_gemm_prob_run(&p, NULL), "off, A aligned");
+				memcpy(c1, p.c, bytes);
+				p.a = sh + o * es;
+				snprintf(p.desc + strlen(p.desc), sizeof p.desc - strlen(p.desc), " A off %lld",
+				         (long long)o);
+				prob_check(&p, tu_gemm_prob_run(&p, NULL), "off");
+				TU_CHECK(memcmp(c1, p.c, bytes) == 0,
+				         "off %s: other bits than with A aligned", p.desc);
+				const gk_status st = tu_gemm_prob_run(&p, ctx2);
+				TU_CHECK(st == GK_OK && memcmp(c1, p.c, bytes) == 0,
+				         "off %s: 2 threads give other bits than A aligned on 1", p.desc);
+				noff += takes_way5(act, &p) && ((act->gemm_d_off_cols >> n) & 1u) && k >= kmin;
+				p.a = al;
+				tu_gemm_prob_free(&p);
+				free(sh);
+				free(c1);
+			}
+	gk_context_destroy(ctx2);
+	printf("off %s: %d products with A off a vector boundary, %d of them read with off\n",
+	       NAME(dt), nc, noff);
+	TU_CHECK(act->gemm_d_off_cols == 0 || noff > 0, "off %s: no product read with off",
+	         NAME(dt));
+}
 
 int main(void)
 {
@@ -314,6 +385,7 @@ int main(void)
 		if (act != NULL)
 			TU_CHECK(n5 > 0, "api %s: no product went way 5", NAME(dt));
 		test_threads(dt, act, &r);
+		test_off(dt, act, &r);
 	}
 	return tu_finish("test_gemm_dot_api");
 }

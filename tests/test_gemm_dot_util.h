@@ -49,18 +49,19 @@ static inline void guarded_free(gbuf *g)
 	munmap(g->map, g->len);
 }
 
-static inline void dkr(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, int64_t k, double alpha,
-                const void *a, int64_t rs_a, const void *bt, int64_t rs_bt, double beta, void *c,
-                int64_t rs_c)
+static inline void dkr(const gk_kernels *t, unsigned dt, int64_t mv, int64_t nv, int64_t k,
+                       double alpha, const void *a, int64_t rs_a, const void *bt, int64_t rs_bt,
+                       double beta, void *c, int64_t rs_c, int64_t off)
 {
 	/* Calls alternate with and without the fetches of A ahead, which must
 	 * change nothing (the same-bits checks compare one with the other). */
 	static int pf;
 	pf = !pf;
 	if (dt == GK_DTYPE_F32)
-		t->gemm_d_f32(mv, nv, k, (float)alpha, a, rs_a, bt, rs_bt, (float)beta, c, rs_c, pf);
+		t->gemm_d_f32(mv, nv, k, (float)alpha, a, rs_a, bt, rs_bt, (float)beta, c, rs_c, pf,
+		              off);
 	else
-		t->gemm_d_f64(mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, c, rs_c, pf);
+		t->gemm_d_f64(mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, c, rs_c, pf, off);
 }
 
 static inline int dnr(const gk_kernels *t, unsigned dt)

@@ -134,15 +134,21 @@ typedef void (*gk_gemm_u_f64_fn)(int64_t mv, int64_t nv, int64_t k, double alpha
  * The bits depend on the element's row of A, column of B and k only, not
  * on the tile it is computed in. Nothing at or past k is read in A or Bt.
  * pf: fetch A's rows ahead (the driver asks when A does not stay in L2).
+ * off: 0, or (0 < off < the vector's lanes) where every row of A and of Bt
+ * starts off elements past a multiple of the table's gemm_d_align bytes:
+ * the rows are then read in aligned vectors from off elements before them
+ * (those lanes masked, not read), with the same bits as off = 0 (the
+ * lanes are put back in order before they are summed; the sign of a zero
+ * sum aside).
  */
 typedef void (*gk_gemm_d_f32_fn)(int64_t mv, int64_t nv, int64_t k, float alpha,
                                  const float *restrict a, int64_t rs_a,
                                  const float *restrict bt, int64_t rs_bt, float beta,
-                                 float *restrict c, int64_t rs_c, int pf);
+                                 float *restrict c, int64_t rs_c, int pf, int64_t off);
 typedef void (*gk_gemm_d_f64_fn)(int64_t mv, int64_t nv, int64_t k, double alpha,
                                  const double *restrict a, int64_t rs_a,
                                  const double *restrict bt, int64_t rs_bt, double beta,
-                                 double *restrict c, int64_t rs_c, int pf);
+                                 double *restrict c, int64_t rs_c, int pf, int64_t off);
 /* Bt(j, l) := B(l, j) for j < n and l < k, B's rows contiguous (B(l, j) at
  * b[l * rs_b + j]), Bt's rows kp apart, kp a multiple of GK_DT_ALIGN
  * elements and at least k; Bt(j, l) may be written, zero, for k <= l < kp
@@ -261,6 +267,10 @@ typedef struct gk_kernels {
 	gk_pack_dt_f64_fn pack_dt_f64;
 	int gemm_d_f64_mr, gemm_d_f64_nr;
 	int gemm_d_f64_min_k[GK_GEMM_D_COLS + 1];
+	/* The bytes of the dot tiles' vectors (their off), and the widths of C
+	 * (bit n: n columns) whose tiles the driver gives off > 0. */
+	int gemm_d_align;
+	unsigned gemm_d_off_cols;
 	/* Tile kernels of the seed ladder; the shape is in the slot's name. */
 	gk_unroll_f32_fn unroll_2x4_f32;
 	gk_unroll_f64_fn unroll_2x4_f64;
@@ -288,12 +298,14 @@ void gk_kernels_add_gfni(gk_kernels *t);
 /* Whether the tables put in their dot tiles: yes, unless GK_GEMM_DOT=0
  * (table_avx2.c). */
 int gk_kernels_dot_tiles(void);
-/* Put a set's dot tiles in t, with its tile limits and its least depths per
- * width of C (GK_GEMM_D_COLS + 1 entries each), unless GK_GEMM_DOT=0. */
+/* Put a set's dot tiles in t, with its tile limits, the bytes of its
+ * vectors and the widths of C given off > 0 (gemm_d_off_cols), and its
+ * least depths per width of C (GK_GEMM_D_COLS + 1 entries each), unless
+ * GK_GEMM_DOT=0. */
 static inline void gk_kernels_set_dot(gk_kernels *t, gk_gemm_d_f32_fn f32, gk_pack_dt_f32_fn p32,
                                       gk_gemm_d_f64_fn f64, gk_pack_dt_f64_fn p64, int mr,
-                                      int nr32, int nr64, const int *min_k32,
-                                      const int *min_k64)
+                                      int nr32, int nr64, int align, unsigned off_cols,
+                                      const int *min_k32, const int *min_k64)
 {
 	if (!gk_kernels_dot_tiles())
 		return;
@@ -304,6 +316,8 @@ static inline void gk_kernels_set_dot(gk_kernels *t, gk_gemm_d_f32_fn f32, gk_pa
 	t->gemm_d_f32_mr = t->gemm_d_f64_mr = mr;
 	t->gemm_d_f32_nr = nr32;
 	t->gemm_d_f64_nr = nr64;
+	t->gemm_d_align = align;
+	t->gemm_d_off_cols = off_cols;
 	for (int n = 0; n <= GK_GEMM_D_COLS; n++) {
 		t->gemm_d_f32_min_k[n] = min_k32[n];
 		t->gemm_d_f64_min_k[n] = min_k64[n];

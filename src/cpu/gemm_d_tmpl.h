@@ -9,7 +9,9 @@
  * and V_MASK(n) (the mask of the first n), R1 to R5 (the tile's rows for 1
  * to 5 columns), PFX(name) (the type's name for a function of this file), ENTRY
  * and PACK (the names of the exported tile entry and pack); V_ZERO,
- * V_LOADU(p), V_MASKZ_LOADU(m, p), V_FMA(x, y, z); RED2(v0, v1) and
+ * V_LOADU(p), V_MASKZ_LOADU(m, p), V_MASK_RANGE(lo, hi) (the mask of lanes lo
+ * to hi - 1), V_FMA(x, y, z); VI, V_ROT_IDX(off) and V_ROT(v, idx) (lane q
+ * of the result: lane q + off modulo W of v); RED2(v0, v1) and
  * RED4(v0, v1, v2, v3) (the type's fixed reduction trees: lane j the sum of
  * the lanes of vj) and their result types S2 and S4 with, on S2, S2_MUL,
  * S2_FMA, S2_MASKZ_LOADU, S2_MASK_STOREU and S2_OF(x) (the S2 of an S4
@@ -24,6 +26,25 @@
  * vectors and store of them as columns, W rows a step).
  */
 
+/* What the includer compiles: with ENTRY6_ONLY defined, the entry of the
+ * tiles 6 wide (ENTRY6, where R6 is defined); with OFF_ONLY, the entry of
+ * the tiles of off > 0 (ENTRY_OFF, every width); else the exported entry
+ * ENTRY (which sends those to ENTRY6 and ENTRY_OFF) and the tiles of off = 0
+ * up to 5 wide, and PACK. Each in a file of its own: the tiles of off = 0 up
+ * to 5 wide ran 3-11% slower beside the others in one file (Zen 5, SGEMM
+ * 64 x 4 x 64 to 128 x 8 x 128, call by call), their code the same but for
+ * its placement. */
+#if defined(ENTRY6_ONLY) || (defined(OFF_ONLY) && defined(R6))
+#define DC_MAX 6
+#else
+#define DC_MAX 5
+#endif
+#ifdef OFF_ONLY
+#define SHIFTED 1
+#else
+#define SHIFTED 0
+#endif
+
 /* Four rows of a tile GROUP_C wide (v[q][j]: row q, column j), each summed
  * by the type's tree: GROUP_LANES gives a row's sums per 128-bit lane, then
  * the lanes are added for the four rows at once (0 + 2 and 1 + 3, then
@@ -31,7 +52,7 @@
  * Times alpha when scale, plus beta C by one multiply-add when acc_c,
  * stored. */
 #if GROUP_C > 0
-GK_AI void PFX(rows4_store)(const V (*v)[5], T *c, int64_t rs_c, T alpha, T beta, int scale,
+GK_AI void PFX(rows4_store)(const V (*v)[DC_MAX], T *c, int64_t rs_c, T alpha, T beta, int scale,
                             int acc_c)
 {
 	const V u0 = GROUP_LANES(v[0]), u1 = GROUP_LANES(v[1]);
@@ -62,24 +83,52 @@ GK_AI void PFX(rows4_store)(const V (*v)[5], T *c, int64_t rs_c, T alpha, T beta
  * acc: beta is not 0. */
 GK_AI void PFX(tile)(const int R, const int C, int64_t k, T alpha, const T *a, int64_t rs_a,
                      const T *bt, int64_t rs_bt, T beta, T *c, int64_t rs_c, int scale,
-                     int acc_c, int pf)
+                     int acc_c, int pf, const int shifted, int64_t off)
 {
-	V acc[8][5];
+	V acc[8][DC_MAX];
 	_Pragma("GCC unroll 8") for (int r = 0; r < R; r++)
-		_Pragma("GCC unroll 5") for (int j = 0; j < C; j++)
+		_Pragma("GCC unroll 6") for (int j = 0; j < C; j++)
 			acc[r][j] = V_ZERO;
+	/* shifted (off > 0): position l holds A(i, l - off) and Bt(j, l - off),
+	 * the rows read from off elements before them, in whole vectors
+	 * (aligned ones), the first off lanes masked. */
+	if (shifted) {
+		a -= off;
+		bt -= off;
+		k += off;
+	}
 	int64_t l = 0;
+	/* Lanes m of positions l to l + W of A's rows and Bt's. */
+#define MSTEP(m)                                                                           \
+	do {                                                                               \
+		V bv[DC_MAX];                                                              \
+		_Pragma("GCC unroll 6") for (int j = 0; j < C; j++)                        \
+			bv[j] = V_MASKZ_LOADU(m, bt + j * rs_bt + l);                      \
+		_Pragma("GCC unroll 8") for (int r = 0; r < R; r++) {                      \
+			const V av = V_MASKZ_LOADU(m, a + r * rs_a + l);                   \
+			_Pragma("GCC unroll 6") for (int j = 0; j < C; j++)                \
+				acc[r][j] = V_FMA(av, bv[j], acc[r][j]);                   \
+		}                                                                          \
+	} while (0)
+	if (shifted) {
+		MSTEP(V_MASK_RANGE(off, k < W ? k : W));
+		l = W;
+	}
 	/* A's rows, each read once, fetched PF_BYTES ahead when asked. */
 #define STEP(pf)                                                                           \
 	do {                                                                               \
-		V bv[5];                                                                   \
-		_Pragma("GCC unroll 5") for (int j = 0; j < C; j++)                        \
+		V bv[DC_MAX];                                                              \
+		_Pragma("GCC unroll 6") for (int j = 0; j < C; j++)                        \
 			bv[j] = V_LOADU(bt + j * rs_bt + l);                               \
 		_Pragma("GCC unroll 8") for (int r = 0; r < R; r++) {                      \
 			if (pf)                                                            \
 				_mm_prefetch((const char *)(a + r * rs_a + l) + PF_BYTES, _MM_HINT_T0); \
-			const V av = V_LOADU(a + r * rs_a + l);                            \
-			_Pragma("GCC unroll 5") for (int j = 0; j < C; j++)                \
+			V av = V_LOADU(a + r * rs_a + l);                                  \
+			/* In a register: the compiler would load it again as an   \
+			 * operand of each multiply-add. */                                \
+			if (C > 1)                                                         \
+				__asm__("" : "+v"(av));                                    \
+			_Pragma("GCC unroll 6") for (int j = 0; j < C; j++)                \
 				acc[r][j] = V_FMA(av, bv[j], acc[r][j]);                   \
 		}                                                                          \
 	} while (0)
@@ -89,16 +138,16 @@ GK_AI void PFX(tile)(const int R, const int C, int64_t k, T alpha, const T *a, i
 	for (; l + W <= k; l += W)
 		STEP(0);
 #undef STEP
-	if (l < k) {
-		const VM m = V_MASK(k - l);
-		V bv[5];
-		_Pragma("GCC unroll 5") for (int j = 0; j < C; j++)
-			bv[j] = V_MASKZ_LOADU(m, bt + j * rs_bt + l);
-		_Pragma("GCC unroll 8") for (int r = 0; r < R; r++) {
-			const V av = V_MASKZ_LOADU(m, a + r * rs_a + l);
-			_Pragma("GCC unroll 5") for (int j = 0; j < C; j++)
-				acc[r][j] = V_FMA(av, bv[j], acc[r][j]);
-		}
+	if (l < k)
+		MSTEP(V_MASK(k - l));
+#undef MSTEP
+	/* Lane q holds the terms of l - off = q - off modulo W: each put back in
+	 * lane q - off, as with off = 0, before the sums. */
+	if (shifted) {
+		const VI rot = V_ROT_IDX(off);
+		_Pragma("GCC unroll 8") for (int r = 0; r < R; r++)
+			_Pragma("GCC unroll 6") for (int j = 0; j < C; j++)
+				acc[r][j] = V_ROT(acc[r][j], rot);
 	}
 	/* A tile GROUP_C wide: rows by four (rows4_store). */
 	int r0 = 0;
@@ -140,14 +189,14 @@ GK_AI void PFX(tile)(const int R, const int C, int64_t k, T alpha, const T *a, i
 	case n:                                                                            \
 		if ((R) > (n))                                                             \
 			PFX(tile)((R) > (n) ? (n) : 1, C, k, alpha, a, rs_a, bt, rs_bt, beta, c, \
-			          rs_c, scale, acc_c, pf);                                     \
+			          rs_c, scale, acc_c, pf, SHIFTED, off);                       \
 		break;
 #define STRIP(R, C)                                                                        \
 	do {                                                                               \
 		int64_t i = 0;                                                             \
 		for (; i + (R) <= mv; i += (R))                                            \
 			PFX(tile)(R, C, k, alpha, a + i * rs_a, rs_a, bt, rs_bt, beta,       \
-			          c + i * rs_c, rs_c, scale, acc_c, pf);                       \
+			          c + i * rs_c, rs_c, scale, acc_c, pf, SHIFTED, off);         \
 		a += i * rs_a;                                                             \
 		c += i * rs_c;                                                             \
 		switch (mv - i) {                                                          \
@@ -158,18 +207,76 @@ GK_AI void PFX(tile)(const int R, const int C, int64_t k, T alpha, const T *a, i
 		}                                                                          \
 	} while (0)
 
-void ENTRY(int64_t mv, int64_t nv, int64_t k, T alpha, const T *restrict a, int64_t rs_a,
-           const T *restrict bt, int64_t rs_bt, T beta, T *restrict c, int64_t rs_c, int pf)
+/* The switch's cases of C 1 to 5 wide. */
+#define WIDTHS_1_TO_5                                                                      \
+	case 1: STRIP(R1, 1); return;                                                      \
+	case 2: STRIP(R2, 2); return;                                                      \
+	case 3: STRIP(R3, 3); return;                                                      \
+	case 4: STRIP(R4, 4); return;                                                      \
+	case 5: STRIP(R5, 5); return;
+
+#if defined(ENTRY6_ONLY)
+void ENTRY6(int64_t mv, int64_t nv, int64_t k, T alpha, const T *restrict a, int64_t rs_a,
+            const T *restrict bt, int64_t rs_bt, T beta, T *restrict c, int64_t rs_c, int pf)
+{
+	const int scale = alpha != (T)1, acc_c = beta != (T)0;
+	const int64_t off = 0;
+	if (nv == 6)
+		STRIP(R6, 6);
+}
+#elif defined(OFF_ONLY)
+void ENTRY_OFF(int64_t mv, int64_t nv, int64_t k, T alpha, const T *restrict a, int64_t rs_a,
+               const T *restrict bt, int64_t rs_bt, T beta, T *restrict c, int64_t rs_c,
+               int pf, int64_t off)
 {
 	const int scale = alpha != (T)1, acc_c = beta != (T)0;
 	switch (nv) {
-	case 1: STRIP(R1, 1); return;
-	case 2: STRIP(R2, 2); return;
-	case 3: STRIP(R3, 3); return;
-	case 4: STRIP(R4, 4); return;
-	case 5: STRIP(R5, 5); return;
+		WIDTHS_1_TO_5
+#ifdef R6
+	case 6: STRIP(R6, 6); return;
+#endif
 	default: return;
 	}
+}
+#else
+#ifdef R6
+void ENTRY6(int64_t mv, int64_t nv, int64_t k, T alpha, const T *restrict a, int64_t rs_a,
+            const T *restrict bt, int64_t rs_bt, T beta, T *restrict c, int64_t rs_c, int pf);
+#endif
+void ENTRY_OFF(int64_t mv, int64_t nv, int64_t k, T alpha, const T *restrict a, int64_t rs_a,
+               const T *restrict bt, int64_t rs_bt, T beta, T *restrict c, int64_t rs_c,
+               int pf, int64_t off);
+
+/* The tiles of off = 0 up to 5 wide, in a function of their own (the
+ * entry's calls of the others changed their code where they were in it). */
+static __attribute__((noinline)) void PFX(entry5)(int64_t mv, int64_t nv, int64_t k, T alpha,
+                                                  const T *restrict a, int64_t rs_a,
+                                                  const T *restrict bt, int64_t rs_bt, T beta,
+                                                  T *restrict c, int64_t rs_c, int pf)
+{
+	const int scale = alpha != (T)1, acc_c = beta != (T)0;
+	const int64_t off = 0;
+	switch (nv) {
+		WIDTHS_1_TO_5
+	default: return;
+	}
+}
+
+void ENTRY(int64_t mv, int64_t nv, int64_t k, T alpha, const T *restrict a, int64_t rs_a,
+           const T *restrict bt, int64_t rs_bt, T beta, T *restrict c, int64_t rs_c, int pf,
+           int64_t off)
+{
+	if (off > 0) {
+		ENTRY_OFF(mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, c, rs_c, pf, off);
+		return;
+	}
+#ifdef R6
+	if (nv == 6) {
+		ENTRY6(mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, c, rs_c, pf);
+		return;
+	}
+#endif
+	PFX(entry5)(mv, nv, k, alpha, a, rs_a, bt, rs_bt, beta, c, rs_c, pf);
 }
 
 void PACK(int64_t k, int64_t n, const T *restrict b, int64_t rs_b, T *restrict bt, int64_t kp)
@@ -203,8 +310,12 @@ void PACK(int64_t k, int64_t n, const T *restrict b, int64_t rs_b, T *restrict b
 	}
 }
 
+#endif /* ENTRY6_ONLY, OFF_ONLY */
+
 #undef REST
 #undef STRIP
+#undef WIDTHS_1_TO_5
+#undef SHIFTED
 /* The type's parameters: the includer defines them anew for the next one. */
 #undef T
 #undef V
@@ -216,6 +327,10 @@ void PACK(int64_t k, int64_t n, const T *restrict b, int64_t rs_b, T *restrict b
 #undef R3
 #undef R4
 #undef R5
+#undef R6
+#undef DC_MAX
+#undef ENTRY6
+#undef ENTRY_OFF
 #undef S2
 #undef S4
 #undef S2_OF
@@ -234,6 +349,10 @@ void PACK(int64_t k, int64_t n, const T *restrict b, int64_t rs_b, T *restrict b
 #undef V_ZERO
 #undef V_LOADU
 #undef V_MASKZ_LOADU
+#undef V_MASK_RANGE
+#undef VI
+#undef V_ROT_IDX
+#undef V_ROT
 #undef V_FMA
 #undef RED2
 #undef RED4

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "gk_internal.h"
 #include "adapt.h"
 #include "pool.h"
@@ -99,6 +100,12 @@
  * Without the runs, 256 x 8 x 4096 SGEMM ran at 0.74 of the unpacked tiles
  * on a Xeon, each group of columns reading all of A again. */
 #define GK_BLOCKED_DOT_ROWS 24
+/* Way 5's groups of columns: this many, the last one up to the table's
+ * gemm_d_*_nr (7 columns: 6 + 1 where that is 6, blocked_dot_tmpl.h). */
+#define GK_BLOCKED_DOT_GROUP 4
+/* The least depth, in vectors, from which the dot tiles read A's rows in
+ * aligned vectors where they start off one (blocked_dot_tmpl.h, dot_off). */
+#define GK_BLOCKED_DOT_OFF_VECS 8
 /* The least depth from which the dot tiles may fetch A's rows ahead. */
 #define GK_BLOCKED_DOT_FETCH_K 256
 /* The axpy way goes through C in blocks of columns this many bytes wide:

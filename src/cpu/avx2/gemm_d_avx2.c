@@ -53,6 +53,15 @@ GK_AI __m128i mask2x64_bits(unsigned cm)
 	return _mm_cmpeq_epi64(_mm_and_si128(_mm_set1_epi64x(cm), bit), bit);
 }
 
+/* The 32-bit lane indices that put lane q + off modulo 8 / e (lanes of e
+ * 32-bit halves: 1 for floats, 2 for doubles) in lane q. */
+GK_AI __m256i rot_idx8(int64_t off, int e)
+{
+	const __m256i q = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+	return _mm256_and_si256(_mm256_add_epi32(q, _mm256_set1_epi32((int)off * e)),
+	                        _mm256_set1_epi32(7));
+}
+
 /* ---- float --------------------------------------------------------------- */
 
 /* Lane j of the result: the sum of the 8 lanes of vj, by a fixed tree. */
@@ -111,10 +120,15 @@ GK_AI void store_cols_ps8(__m256 z0, __m256 z1, __m256 z2, __m256 z3, float *o, 
 #define R5 2
 #define PFX(n) n##_f32
 #define ENTRY gk_gemm_d_f32_avx2
+#define ENTRY_OFF gk_gemm_d_off_f32_avx2
 #define PACK gk_pack_dt_f32_avx2
 #define V_ZERO _mm256_setzero_ps()
 #define V_LOADU(p) _mm256_loadu_ps(p)
 #define V_MASKZ_LOADU(m, p) _mm256_maskload_ps(p, m)
+#define V_MASK_RANGE(lo, hi) _mm256_andnot_si256(mask8_of(lo), mask8_of(hi))
+#define VI __m256i
+#define V_ROT_IDX(off) rot_idx8(off, 1)
+#define V_ROT(v, idx) _mm256_permutevar8x32_ps(v, idx)
 #define V_FMA(x, y, z) _mm256_fmadd_ps(x, y, z)
 #define RED2 red2_ps8
 #define RED4 red4_ps8
@@ -190,10 +204,15 @@ GK_AI void store_cols_pd4(__m256d z0, __m256d z1, __m256d z2, __m256d z3, double
 #define R5 2
 #define PFX(n) n##_f64
 #define ENTRY gk_gemm_d_f64_avx2
+#define ENTRY_OFF gk_gemm_d_off_f64_avx2
 #define PACK gk_pack_dt_f64_avx2
 #define V_ZERO _mm256_setzero_pd()
 #define V_LOADU(p) _mm256_loadu_pd(p)
 #define V_MASKZ_LOADU(m, p) _mm256_maskload_pd(p, m)
+#define V_MASK_RANGE(lo, hi) _mm256_andnot_si256(mask4x64_of(lo), mask4x64_of(hi))
+#define VI __m256i
+#define V_ROT_IDX(off) rot_idx8(off, 2)
+#define V_ROT(v, idx) _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), idx))
 #define V_FMA(x, y, z) _mm256_fmadd_pd(x, y, z)
 #define RED2 red2_pd4
 #define RED4 red4_pd4

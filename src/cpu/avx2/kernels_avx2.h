@@ -78,15 +78,26 @@ void gk_gf256_dot6_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         int64_t off, int acc);
 
 /* Dot tiles (gemm_d_avx2.c; gk_gemm_d_f32_fn, gk_pack_dt_f32_fn and the f64
- * ones): tiles of up to 8 rows, calls of up to 5 columns. */
+ * ones): tiles of up to 8 rows, calls of up to 5 columns; the tiles of
+ * off > 0 in gemm_d_off_avx2.c (gk_gemm_d_off_*_avx2, the same contract
+ * with off > 0 only). */
 #define GK_GEMM_D_AVX2_MR 8
 #define GK_GEMM_D_AVX2_NR 5
 void gk_gemm_d_f32_avx2(int64_t mv, int64_t nv, int64_t k, float alpha, const float *restrict a,
                         int64_t rs_a, const float *restrict bt, int64_t rs_bt, float beta,
-                        float *restrict c, int64_t rs_c, int pf);
+                        float *restrict c, int64_t rs_c, int pf, int64_t off);
 void gk_gemm_d_f64_avx2(int64_t mv, int64_t nv, int64_t k, double alpha,
                         const double *restrict a, int64_t rs_a, const double *restrict bt,
-                        int64_t rs_bt, double beta, double *restrict c, int64_t rs_c, int pf);
+                        int64_t rs_bt, double beta, double *restrict c, int64_t rs_c, int pf,
+                        int64_t off);
+void gk_gemm_d_off_f32_avx2(int64_t mv, int64_t nv, int64_t k, float alpha,
+                            const float *restrict a, int64_t rs_a, const float *restrict bt,
+                            int64_t rs_bt, float beta, float *restrict c, int64_t rs_c, int pf,
+                            int64_t off);
+void gk_gemm_d_off_f64_avx2(int64_t mv, int64_t nv, int64_t k, double alpha,
+                            const double *restrict a, int64_t rs_a, const double *restrict bt,
+                            int64_t rs_bt, double beta, double *restrict c, int64_t rs_c, int pf,
+                            int64_t off);
 void gk_pack_dt_f32_avx2(int64_t k, int64_t n, const float *restrict b, int64_t rs_b,
                          float *restrict bt, int64_t kp);
 void gk_pack_dt_f64_avx2(int64_t k, int64_t n, const double *restrict b, int64_t rs_b,

@@ -9,7 +9,7 @@
  *
  * The contract of gk_gemm_d_f32_fn / gk_gemm_d_f64_fn and gk_pack_dt_*_fn
  * (kernel_api.h): C(mv x nv) := beta * C + alpha * A * Bt^T with
- * mv >= 1 and 1 <= nv <= 5, A(i, l) at a[i * rs_a + l], Bt(j, l) =
+ * mv >= 1 and 1 <= nv <= 6 floats or 5 doubles, A(i, l) at a[i * rs_a + l], Bt(j, l) =
  * B(l, j) at bt[j * rs_bt + l], C(i, j) at c[i * rs_c + j]. Needs AVX-512F,
  * DQ and VL. The tile, its strips, the entries and the pack are written
  * once, in gemm_d_tmpl.h, which this file includes once per type.
@@ -40,6 +40,20 @@
 
 /* How far ahead a row of A is fetched when the caller asks (pf). */
 enum { PF_BYTES = 512 };
+
+/* The lane indices q + off modulo 16 (8), q = 0, 1, ...: a permute by them
+ * puts lane q + off of a vector in lane q. */
+GK_AI __m512i rot_idx_epi32(int64_t off)
+{
+	const __m512i q = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	return _mm512_and_si512(_mm512_add_epi32(q, _mm512_set1_epi32((int)off)), _mm512_set1_epi32(15));
+}
+
+GK_AI __m512i rot_idx_epi64(int64_t off)
+{
+	const __m512i q = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+	return _mm512_and_si512(_mm512_add_epi64(q, _mm512_set1_epi64(off)), _mm512_set1_epi64(7));
+}
 
 /* ---- float --------------------------------------------------------------- */
 
@@ -111,12 +125,19 @@ GK_AI void store_cols_ps(__m512 z0, __m512 z1, __m512 z2, __m512 z3, float *o, i
 #define R3 6
 #define R4 4
 #define R5 4
+#define R6 4
 #define PFX(n) n##_f32
 #define ENTRY gk_gemm_d_f32_avx512
+#define ENTRY6 gk_gemm_d6_f32_avx512
+#define ENTRY_OFF gk_gemm_d_off_f32_avx512
 #define PACK gk_pack_dt_f32_avx512
 #define V_ZERO _mm512_setzero_ps()
 #define V_LOADU(p) _mm512_loadu_ps(p)
 #define V_MASKZ_LOADU(m, p) _mm512_maskz_loadu_ps(m, p)
+#define V_MASK_RANGE(lo, hi) ((__mmask16)(V_MASK(hi) & ~V_MASK(lo)))
+#define VI __m512i
+#define V_ROT_IDX(off) rot_idx_epi32(off)
+#define V_ROT(v, idx) _mm512_permutexvar_ps(idx, v)
 #define V_FMA(x, y, z) _mm512_fmadd_ps(x, y, z)
 #define RED2 red2_ps
 #define RED4 red4_ps
@@ -147,6 +168,7 @@ GK_AI void store_cols_ps(__m512 z0, __m512 z1, __m512 z2, __m512 z3, float *o, i
 #include "../gemm_d_tmpl.h"
 
 /* ---- double -------------------------------------------------------------- */
+#ifndef ENTRY6_ONLY
 
 /* Lane j of the result: the sum of the 8 lanes of vj, by a fixed tree. */
 GK_AI __m256d red4_pd(__m512d v0, __m512d v1, __m512d v2, __m512d v3)
@@ -220,10 +242,15 @@ GK_AI void store_cols_pd(__m512d z0, __m512d z1, __m512d z2, __m512d z3, double 
 #define R5 4
 #define PFX(n) n##_f64
 #define ENTRY gk_gemm_d_f64_avx512
+#define ENTRY_OFF gk_gemm_d_off_f64_avx512
 #define PACK gk_pack_dt_f64_avx512
 #define V_ZERO _mm512_setzero_pd()
 #define V_LOADU(p) _mm512_loadu_pd(p)
 #define V_MASKZ_LOADU(m, p) _mm512_maskz_loadu_pd(m, p)
+#define V_MASK_RANGE(lo, hi) ((__mmask8)(V_MASK(hi) & ~V_MASK(lo)))
+#define VI __m512i
+#define V_ROT_IDX(off) rot_idx_epi64(off)
+#define V_ROT(v, idx) _mm512_permutexvar_pd(idx, v)
 #define V_FMA(x, y, z) _mm512_fmadd_pd(x, y, z)
 #define RED2 red2_pd
 #define RED4 red4_pd
@@ -253,3 +280,4 @@ GK_AI void store_cols_pd(__m512d z0, __m512d z1, __m512d z2, __m512d z3, double 
 #define ROWS rows2_pd
 #define STORE_COLS store_cols_pd
 #include "../gemm_d_tmpl.h"
+#endif /* ENTRY6_ONLY */

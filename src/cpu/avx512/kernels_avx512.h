@@ -63,15 +63,33 @@ void gk_gemm_u_f64_avx512_6x32q(int64_t mv, int64_t nv, int64_t k, double alpha,
                                 const double *restrict b, int64_t rs_b, double beta,
                                 double *restrict c, int64_t rs_c);
 /* Dot tiles (gemm_d_avx512.c; gk_gemm_d_f32_fn, gk_pack_dt_f32_fn and the
- * f64 ones): tiles of up to 8 rows, calls of up to 5 columns. */
+ * f64 ones): tiles of up to 8 rows, calls of up to 6 float columns or 5
+ * double ones. gk_gemm_d_f32_avx512 sends tiles 6 wide of off = 0 to
+ * gk_gemm_d6_f32_avx512 (gemm_d6_avx512.c; nv = 6 only, no off), and tiles
+ * of off > 0 to gk_gemm_d_off_*_avx512 (gemm_d_off_avx512.c; the contract
+ * with off > 0 only). */
 #define GK_GEMM_D_AVX512_MR 8
-#define GK_GEMM_D_AVX512_NR 5
+#define GK_GEMM_D_F32_AVX512_NR 6
+#define GK_GEMM_D_F64_AVX512_NR 5
 void gk_gemm_d_f32_avx512(int64_t mv, int64_t nv, int64_t k, float alpha,
                           const float *restrict a, int64_t rs_a, const float *restrict bt,
-                          int64_t rs_bt, float beta, float *restrict c, int64_t rs_c, int pf);
+                          int64_t rs_bt, float beta, float *restrict c, int64_t rs_c, int pf,
+                          int64_t off);
+void gk_gemm_d6_f32_avx512(int64_t mv, int64_t nv, int64_t k, float alpha,
+                           const float *restrict a, int64_t rs_a, const float *restrict bt,
+                           int64_t rs_bt, float beta, float *restrict c, int64_t rs_c, int pf);
+void gk_gemm_d_off_f32_avx512(int64_t mv, int64_t nv, int64_t k, float alpha,
+                              const float *restrict a, int64_t rs_a, const float *restrict bt,
+                              int64_t rs_bt, float beta, float *restrict c, int64_t rs_c,
+                              int pf, int64_t off);
 void gk_gemm_d_f64_avx512(int64_t mv, int64_t nv, int64_t k, double alpha,
                           const double *restrict a, int64_t rs_a, const double *restrict bt,
-                          int64_t rs_bt, double beta, double *restrict c, int64_t rs_c, int pf);
+                          int64_t rs_bt, double beta, double *restrict c, int64_t rs_c, int pf,
+                          int64_t off);
+void gk_gemm_d_off_f64_avx512(int64_t mv, int64_t nv, int64_t k, double alpha,
+                              const double *restrict a, int64_t rs_a, const double *restrict bt,
+                              int64_t rs_bt, double beta, double *restrict c, int64_t rs_c,
+                              int pf, int64_t off);
 void gk_pack_dt_f32_avx512(int64_t k, int64_t n, const float *restrict b, int64_t rs_b,
                            float *restrict bt, int64_t kp);
 void gk_pack_dt_f64_avx512(int64_t k, int64_t n, const double *restrict b, int64_t rs_b,
