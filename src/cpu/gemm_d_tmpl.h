@@ -17,7 +17,10 @@
  * S2_FMA, S2_MASKZ_LOADU, S2_MASK_STOREU and S2_OF(x) (the S2 of an S4
  * holding alpha or beta), on S4, S4_SET1, S4_MUL, S4_FMA, S4_MASKZ_LOADU and
  * S4_MASK_STOREU (masks: the bits of the columns); GROUP_C (the width of
- * tile whose rows are summed four at a time, 0: none) and GROUP_LANES(v) (a row's sums per 128-bit lane, the first
+ * tile whose rows are summed four at a time, 0: none) and GROUP2 (1: the
+ * rows of 8 x 2 tiles summed eight at a time, with LANES4(v0, v1, v2, v3),
+ * V_CAST128(x), V_INSERT128(v, x, i), V_LANE128(v, i), PAIRS_LOAD(p0, p1)
+ * and PAIRS_STORE(p0, p1, x)) and GROUP_LANES(v) (a row's sums per 128-bit lane, the first
  * steps of the type's tree) with V_ADD, V_MUL, V_SET1, V_SHUF128(x, y, i),
  * V_FROM128(p), V_INS128(v, p, i) (128 bits from p into lane i) and
  * STORE128(p, v, i) (lane i of v to p);
@@ -45,24 +48,37 @@
 #define SHIFTED 0
 #endif
 
+#ifndef GROUP2
+#define GROUP2 0
+#endif
+
+#if GROUP_C > 0 || GROUP2
+/* The last steps of the type's tree for four vectors of sums per 128-bit
+ * lane (the first steps: GROUP_LANES, LANES4): lane q of the result the sum
+ * of u_q's 128-bit lanes, 0 + 2 and 1 + 3, then those two (the last steps
+ * of RED2 / RED4). */
+GK_AI V PFX(lanes_rows)(V u0, V u1, V u2, V u3)
+{
+	const V w01 = V_ADD(V_SHUF128(u0, u1, _MM_SHUFFLE(1, 0, 1, 0)),
+	                    V_SHUF128(u0, u1, _MM_SHUFFLE(3, 2, 3, 2)));
+	const V w23 = V_ADD(V_SHUF128(u2, u3, _MM_SHUFFLE(1, 0, 1, 0)),
+	                    V_SHUF128(u2, u3, _MM_SHUFFLE(3, 2, 3, 2)));
+	return V_ADD(V_SHUF128(w01, w23, _MM_SHUFFLE(2, 0, 2, 0)),
+	             V_SHUF128(w01, w23, _MM_SHUFFLE(3, 1, 3, 1)));
+}
+#endif
+
 /* Four rows of a tile GROUP_C wide (v[q][j]: row q, column j), each summed
  * by the type's tree: GROUP_LANES gives a row's sums per 128-bit lane, then
- * the lanes are added for the four rows at once (0 + 2 and 1 + 3, then
- * those two: the last steps of RED2 / RED4), row q in 128-bit lane q.
+ * the lanes are added for the four rows at once, row q in 128-bit lane q.
  * Times alpha when scale, plus beta C by one multiply-add when acc_c,
  * stored. */
 #if GROUP_C > 0
 GK_AI void PFX(rows4_store)(const V (*v)[DC_MAX], T *c, int64_t rs_c, T alpha, T beta, int scale,
                             int acc_c)
 {
-	const V u0 = GROUP_LANES(v[0]), u1 = GROUP_LANES(v[1]);
-	const V u2 = GROUP_LANES(v[2]), u3 = GROUP_LANES(v[3]);
-	const V w01 = V_ADD(V_SHUF128(u0, u1, _MM_SHUFFLE(1, 0, 1, 0)),
-	                    V_SHUF128(u0, u1, _MM_SHUFFLE(3, 2, 3, 2)));
-	const V w23 = V_ADD(V_SHUF128(u2, u3, _MM_SHUFFLE(1, 0, 1, 0)),
-	                    V_SHUF128(u2, u3, _MM_SHUFFLE(3, 2, 3, 2)));
-	V s = V_ADD(V_SHUF128(w01, w23, _MM_SHUFFLE(2, 0, 2, 0)),
-	            V_SHUF128(w01, w23, _MM_SHUFFLE(3, 1, 3, 1)));
+	V s = PFX(lanes_rows)(GROUP_LANES(v[0]), GROUP_LANES(v[1]), GROUP_LANES(v[2]),
+	                      GROUP_LANES(v[3]));
 	if (scale)
 		s = V_MUL(s, V_SET1(alpha));
 	if (acc_c) {
@@ -76,6 +92,34 @@ GK_AI void PFX(rows4_store)(const V (*v)[DC_MAX], T *c, int64_t rs_c, T alpha, T
 	STORE128(c + rs_c, s, 1);
 	STORE128(c + 2 * rs_c, s, 2);
 	STORE128(c + 3 * rs_c, s, 3);
+}
+#endif
+
+/* Eight rows of a tile 2 wide, where GROUP2: rows 2q and 2q + 1 summed
+ * together per 128-bit lane (LANES4 of their four vectors: the first steps
+ * of the tree, lane j the same sum as RED2's), then as rows4_store, rows 2q
+ * and 2q + 1 in 128-bit lane q. Times alpha when scale, plus beta C by one
+ * multiply-add when acc_c, stored (PAIRS_LOAD, PAIRS_STORE: two elements
+ * of two rows). */
+#if GROUP2
+GK_AI void PFX(rows8x2_store)(const V (*v)[DC_MAX], T *c, int64_t rs_c, T alpha, T beta,
+                              int scale, int acc_c)
+{
+	V s = PFX(lanes_rows)(LANES4(v[0][0], v[0][1], v[1][0], v[1][1]),
+	                      LANES4(v[2][0], v[2][1], v[3][0], v[3][1]),
+	                      LANES4(v[4][0], v[4][1], v[5][0], v[5][1]),
+	                      LANES4(v[6][0], v[6][1], v[7][0], v[7][1]));
+	if (scale)
+		s = V_MUL(s, V_SET1(alpha));
+	if (acc_c) {
+		V cv = V_CAST128(PAIRS_LOAD(c, c + rs_c));
+		_Pragma("GCC unroll 3") for (int q = 1; q < 4; q++)
+			cv = V_INSERT128(cv, PAIRS_LOAD(c + 2 * q * rs_c, c + (2 * q + 1) * rs_c), q);
+		s = V_FMA(V_SET1(beta), cv, s);
+	}
+	PAIRS_STORE(c, c + rs_c, V_LANE128(s, 0));
+	_Pragma("GCC unroll 3") for (int q = 1; q < 4; q++)
+		PAIRS_STORE(c + 2 * q * rs_c, c + (2 * q + 1) * rs_c, V_LANE128(s, q));
 }
 #endif
 
@@ -149,12 +193,19 @@ GK_AI void PFX(tile)(const int R, const int C, int64_t k, T alpha, const T *a, i
 			_Pragma("GCC unroll 6") for (int j = 0; j < C; j++)
 				acc[r][j] = V_ROT(acc[r][j], rot);
 	}
-	/* A tile GROUP_C wide: rows by four (rows4_store). */
+	/* A tile GROUP_C wide: rows by four (rows4_store); 8 x 2: rows by eight
+	 * (rows8x2_store). */
 	int r0 = 0;
 #if GROUP_C > 0
 	if (C == GROUP_C)
 		_Pragma("GCC unroll 2") for (; r0 + 4 <= R; r0 += 4)
 			PFX(rows4_store)(acc + r0, c + r0 * rs_c, rs_c, alpha, beta, scale, acc_c);
+#endif
+#if GROUP2
+	if (C == 2 && R == 8) {
+		PFX(rows8x2_store)(acc, c, rs_c, alpha, beta, scale, acc_c);
+		r0 = 8;
+	}
 #endif
 	/* Each other row's sums of up to 4 columns by the type's tree, times
 	 * alpha when scale, plus beta C by one multiply-add when acc_c. */
@@ -359,6 +410,7 @@ void PACK(int64_t k, int64_t n, const T *restrict b, int64_t rs_b, T *restrict b
 #undef ROWS
 #undef STORE_COLS
 #undef GROUP_C
+#undef GROUP2
 #undef GROUP_LANES
 #undef V_ADD
 #undef V_MUL
@@ -367,3 +419,9 @@ void PACK(int64_t k, int64_t n, const T *restrict b, int64_t rs_b, T *restrict b
 #undef V_INS128
 #undef V_FROM128
 #undef STORE128
+#undef LANES4
+#undef V_CAST128
+#undef V_INSERT128
+#undef V_LANE128
+#undef PAIRS_LOAD
+#undef PAIRS_STORE

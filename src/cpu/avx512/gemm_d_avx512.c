@@ -84,6 +84,18 @@ GK_AI __m128 red2_ps(__m512 v0, __m512 v1)
 	return _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
 }
 
+/* The two floats at p0 then the two at p1. */
+GK_AI __m128 pairs_ps(const float *p0, const float *p1)
+{
+	return _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p0), (const __m64 *)p1);
+}
+
+GK_AI void store_pairs_ps(float *p0, float *p1, __m128 x)
+{
+	_mm_storel_pi((__m64 *)p0, x);
+	_mm_storeh_pi((__m64 *)p1, x);
+}
+
 /* Rows r0, r0 + 4, r0 + 8 and r0 + 12 of B (4 floats at b each, the first
  * w of them), one to each 128-bit lane. */
 GK_AI __m512 rows4_ps(const float *b, int64_t rs_b, int64_t r0, __mmask8 cm, int full)
@@ -163,6 +175,15 @@ GK_AI void store_cols_ps(__m512 z0, __m512 z1, __m512 z2, __m512 z3, float *o, i
 /* Tiles 4 wide grouped: SGEMM 64 x 4 x 64 1.06x (Zen 5, call by call). */
 #define GROUP_C 4
 #define GROUP_LANES(v) lanes4_ps((v)[0], (v)[1], (v)[2], (v)[3])
+/* 8 x 2 tiles grouped: SGEMM 64 x 2 x 64 1.26x, 128 x 2 x 128 1.09x (Zen 5,
+ * call by call). */
+#define GROUP2 1
+#define LANES4 lanes4_ps
+#define V_CAST128(x) _mm512_castps128_ps512(x)
+#define V_INSERT128(v, x, i) _mm512_insertf32x4(v, x, i)
+#define V_LANE128(v, i) ((i) ? _mm512_extractf32x4_ps(v, i) : _mm512_castps512_ps128(v))
+#define PAIRS_LOAD pairs_ps
+#define PAIRS_STORE store_pairs_ps
 #define ROWS rows4_ps
 #define STORE_COLS store_cols_ps
 #include "../gemm_d_tmpl.h"
