@@ -54,11 +54,11 @@ static int grouped(void)
 
 /* The least depth from which a C n columns wide goes to the dot tiles
  * (gemm_d_avx512.c; 0: never), by what the unpacked tiles do with it.
- * Measured call by call against them, SGEMM and DGEMM, m = 8 to 256, k = 32
- * to 4096, one thread (docs/KERNELS.md): on a Zen 5 core with row pairs and
- * quads, where C 3, 6, 7 or 8 floats (3 doubles) wide fills most of the
- * unpacked tiles' vectors and the dot tiles' sums at the end pay only along
- * a longer k; on an Intel Xeon (Sapphire Rapids class) with quads. Zen 4
+ * Measured call by call against them, SGEMM and DGEMM, m = 16 to 256, k =
+ * 32 to 4096, one thread (docs/KERNELS.md): on a Zen 5 core with row pairs
+ * and quads, where C 7 or 8 floats wide fills most of the unpacked tiles'
+ * vectors and the dot tiles' sums at the end pay only along a longer k; on
+ * an Intel Xeon (Sapphire Rapids class) with quads. Zen 4
  * (neither), which runs a 512-bit operation as two 256-bit halves, was not
  * at hand: there the unpacked tiles of 5 to 8 floats and 3 or 4 doubles
  * lose no lanes, so those stay with them, or go from a long k. */
@@ -71,10 +71,10 @@ typedef struct {
  * x 512 1.24-1.44x, 64 x 3 x 256 1.44x, DGEMM 64 x 2 x 64 1.31x, 64 x 3 x
  * 1024 1.30x; 4 wide 0.98x at 64 x 4 x 64. */
 #define DOT_OFF_COLS ((1u << 2) | (1u << 3))
-static const dot_depths dot_zen5 = {{0, 32, 64, 256, 64, 64, 64, 128, 128},
-                                    {0, 32, 64, 1024, 64, 0, 0, 0, 0}};
-static const dot_depths dot_intel = {{0, 32, 64, 64, 64, 64, 128, 256, 256},
-                                     {0, 32, 64, 256, 64, 0, 0, 0, 0}};
+static const dot_depths dot_zen5 = {{0, 32, 32, 32, 64, 64, 64, 128, 128},
+                                    {0, 32, 32, 32, 32, 0, 0, 0, 0}};
+static const dot_depths dot_intel = {{0, 32, 32, 32, 32, 64, 64, 128, 128},
+                                     {0, 32, 32, 128, 32, 0, 0, 0, 0}};
 static const dot_depths dot_plain = {{0, 32, 64, 64, 64, 256, 1024, 0, 0},
                                      {0, 32, 64, 0, 0, 0, 0, 0, 0}};
 
