@@ -1,4 +1,4 @@
-/* abdl: two GEMM libraries in one process, alternated call by call: two builds of libgemmkit (gk_sgemm / gk_dgemm), or one and a CBLAS library (cblas_sgemm / cblas_dgemm, 32-bit integers). */
+/* abdl: two GEMM libraries in one process, alternated call by call: two builds of libgemmkit (gk_sgemm / gk_dgemm), or one and a CBLAS library (cblas_sgemm / cblas_dgemm, 32-bit integers). The buffers come from malloc, or with AL=bytes [OFF=bytes] in the environment are AL-aligned plus OFF. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
@@ -28,7 +28,16 @@ int main(int argc, char **argv)
 	int cb[2];
 	for (int i = 0; i < 2; i++) { f[i] = dlsym(h[i], dbl ? "gk_dgemm" : "gk_sgemm"); cb[i] = f[i] == NULL; if (cb[i]) f[i] = dlsym(h[i], dbl ? "cblas_dgemm" : "cblas_sgemm"); }
 	const size_t es = dbl ? 8 : 4;
-	char *a = malloc(es * m * k), *b = malloc(es * k * n), *c = malloc(es * m * n);
+	/* From malloc; or, with AL set, AL-byte aligned plus OFF bytes. */
+	char *a, *b, *c;
+	if (getenv("AL") == NULL) {
+		a = malloc(es * m * k), b = malloc(es * k * n), c = malloc(es * m * n);
+	} else {
+		const size_t al = (size_t)atoi(getenv("AL")), off = getenv("OFF") ? (size_t)atoi(getenv("OFF")) : 0;
+		if (posix_memalign((void **)&a, al, es * m * k + off) || posix_memalign((void **)&b, al, es * k * n + off) ||
+		    posix_memalign((void **)&c, al, es * m * n + off)) { fprintf(stderr, "out of memory\n"); return 1; }
+		a += off, b += off, c += off;
+	}
 	srand(1);
 	for (int64_t i = 0; i < m * k; i++) { double v = 2.0 * rand() / RAND_MAX - 1; if (dbl) ((double *)a)[i] = v; else ((float *)a)[i] = (float)v; }
 	for (int64_t i = 0; i < k * n; i++) { double v = 2.0 * rand() / RAND_MAX - 1; if (dbl) ((double *)b)[i] = v; else ((float *)b)[i] = (float)v; }
