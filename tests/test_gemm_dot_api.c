@@ -309,13 +309,14 @@ static void test_off(unsigned dt, const gk_kernels *act, tu_rng *r)
 		return;
 	const size_t es = tu_esize(dt);
 	const int64_t vl = act->gemm_d_align / (int64_t)es;
-	const int64_t kmin = GK_BLOCKED_DOT_OFF_VECS * vl;
-	const int64_t ks[] = {kmin - 1, kmin, kmin + 5, 700};
 	gk_context *ctx2 = tu_context_new(2, 0u);
 	int nc = 0, noff = 0;
 	for (int64_t n = 1; n <= 4; n++)
 		for (int ki = 0; ki < 4; ki++)
 			for (int tb = 0; tb < 2; tb++, nc++) {
+				/* The least depth of off for n columns, and about it. */
+				const int64_t kmin = GK_BLOCKED_DOT_OFF_VECS * (n > 1 ? n - 1 : 1) * vl;
+				const int64_t ks[] = {kmin - 1, kmin, kmin + 5, 700};
 				const int64_t k = ks[ki], m = ki % 2 ? 16 : 53;
 				const int64_t o = 1 + (int64_t)(tu_next(r) % (uint64_t)(vl - 1));
 				prob p;

@@ -103,8 +103,9 @@
 /* Way 5's groups of columns: this many, the last one up to the table's
  * gemm_d_*_nr (7 columns: 6 + 1 where that is 6, blocked_dot_tmpl.h). */
 #define GK_BLOCKED_DOT_GROUP 4
-/* The least depth, in vectors, from which the dot tiles read A's rows in
- * aligned vectors where they start off one (blocked_dot_tmpl.h, dot_off). */
+/* The least depth, in vectors per column of C past the first, from which
+ * the dot tiles read A's rows in aligned vectors where they start off one
+ * (blocked_dot_tmpl.h, dot_off). */
 #define GK_BLOCKED_DOT_OFF_VECS 8
 /* The least depth from which the dot tiles may fetch A's rows ahead. */
 #define GK_BLOCKED_DOT_FETCH_K 256
