@@ -85,14 +85,14 @@ static void GK_FN(dot_tiles_task)(void *arg, int64_t t, int slot)
 /* The tiles' off (kernel_api.h): how many elements past a vector boundary
  * A's rows start, where they all start alike (their stride a multiple of
  * the vectors' bytes) and not on one, the table gives C's width off
- * (gemm_d_off_cols) and k is at least GK_BLOCKED_DOT_OFF_VECS vectors
- * per column past the first (8 for 2 columns, 16 for 3: on a Xeon, DGEMM
- * 16 x 3 x 64 ran 0.78x with off, 64 x 3 x 1024 1.23x); else 0. The tiles of 2 or 3 columns load a vector of A for each 2 or 3
- * multiply-adds, and one that spans two cache lines costs more; the vector
- * of positions before the rows and the lanes put back in order cost more
- * than that saves on a short k (SGEMM 64 x 2 x 64 1.01x, 64 x 1 x 64 0.77x
- * on a Zen 5 core) and in wider tiles (64 x 4 x 64 0.73-0.98x, 128 x 8 x
- * 128 0.83x). */
+ * (gemm_d_off_cols) and k is at least GK_BLOCKED_DOT_OFF_VECS vectors per
+ * column past the first (8 for 2 columns, 16 for 3: on a Xeon, DGEMM 16 x
+ * 3 x 64 ran 0.78x with off, 64 x 3 x 1024 1.23x); else 0. The tiles of 2
+ * or 3 columns load a vector of A for each 2 or 3 multiply-adds, and one
+ * that spans two cache lines costs more; the vector of positions before
+ * the rows and the lanes put back in order cost more than that saves on a
+ * short k (SGEMM 64 x 2 x 64 1.01x, 64 x 1 x 64 0.77x on a Zen 5 core) and
+ * in wider tiles (64 x 4 x 64 0.73-0.98x, 128 x 8 x 128 0.83x). */
 static int64_t GK_FN(dot_off)(const GK_ARGS *p)
 {
 	const uintptr_t vb = (uintptr_t)p->kern->gemm_d_align, at = (uintptr_t)p->a;
