@@ -14,9 +14,14 @@
  * 4 nibble vectors, the mask, 2 tables and 1 product fill the 16 YMM
  * registers exactly (the empty asm statements keep GCC from reordering the
  * XORs into a form that needs a 17th and spills an accumulator). 5 and 6
- * rows take one vector per iteration. Per product and 32 bytes: 2 VPSHUFB
- * (the bound: two shuffle ports on recent cores), 2 VPXOR, 1 table load (2
- * for 5-6 rows). Long rows also request each input a little ahead
+ * rows take one vector per iteration. Without acc the first input's
+ * products start the sums (no XOR into zero). Per 32 bytes of an input and
+ * R rows: 2R VPSHUFB, 2R VPXOR and 3 operations for the nibble split, with
+ * the table loads (broadcasts, no ALU work) beside them; on a core with 4
+ * vector ALU pipes, 2 of which shuffle (Zen 4, Zen 5), the 4R + 3 ALU
+ * operations are the bound, where ISA-L's AVX2 kernels spend 3R + 2 on the
+ * shuffle pipes alone (a lane swap of each table and two of the nibbles).
+ * Long rows also request each input a little ahead
  * (PREFETCHT0: a hint, never a read that can fault). The last len % 32
  * bytes go through a zero-padded copy on the stack, so nothing outside
  * [off, off + len) is read or written.
@@ -67,13 +72,49 @@ mad_vec(int rows, __m256i x, const uint8_t *t, int64_t tstride, __m256i *s)
 	}
 }
 
+/* The rows <= 4 step: s0[r], s1[r] ^= c(r, j) * the two vectors at p (set to
+ * it when first). The PINs keep one product register live at a time, so
+ * 8 accumulators, 4 nibble vectors, the mask and 2 tables fit 16 YMM. */
+static inline __attribute__((always_inline)) void
+mad2(int rows, int first, int pf, const uint8_t *p, const uint8_t *t, int64_t tstride,
+     int64_t ahead, __m256i *s0, __m256i *s1)
+{
+	const __m256i mask = _mm256_set1_epi8(0x0f);
+	if (pf)
+		_mm_prefetch((const char *)(p + ahead), _MM_HINT_T0);
+	const __m256i x0 = _mm256_loadu_si256((const __m256i *)p);
+	const __m256i x1 = _mm256_loadu_si256((const __m256i *)(p + VEC));
+	const __m256i lo0 = _mm256_and_si256(x0, mask);
+	const __m256i hi0 = _mm256_and_si256(_mm256_srli_epi16(x0, 4), mask);
+	const __m256i lo1 = _mm256_and_si256(x1, mask);
+	const __m256i hi1 = _mm256_and_si256(_mm256_srli_epi16(x1, 4), mask);
+	for (int r = 0; r < rows; r++) {
+		const __m256i tlo = bcast_table(t + r * tstride);
+		const __m256i thi = bcast_table(t + r * tstride + 16);
+		if (first) {
+			s0[r] = _mm256_shuffle_epi8(tlo, lo0);
+			GK_PIN(s0[r]);
+			s1[r] = _mm256_shuffle_epi8(tlo, lo1);
+			GK_PIN(s1[r]);
+		} else {
+			s0[r] = _mm256_xor_si256(s0[r], _mm256_shuffle_epi8(tlo, lo0));
+			GK_PIN(s0[r]);
+			s1[r] = _mm256_xor_si256(s1[r], _mm256_shuffle_epi8(tlo, lo1));
+			GK_PIN(s1[r]);
+		}
+		s0[r] = _mm256_xor_si256(s0[r], _mm256_shuffle_epi8(thi, hi0));
+		GK_PIN(s0[r]);
+		s1[r] = _mm256_xor_si256(s1[r], _mm256_shuffle_epi8(thi, hi1));
+		GK_PIN(s1[r]);
+	}
+}
+
 static inline __attribute__((always_inline)) void
 dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
          const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
 {
 	const int64_t tstride = k * GK_GF256_TBL_BYTES;
 	const int64_t ahead = rows <= 2 ? GK_GF256_PF_AHEAD_FEW : GK_GF256_PF_AHEAD;
-	const __m256i mask = _mm256_set1_epi8(0x0f);
 	const int nt = gk_gf256_streams(rows, dst, off, acc);
 	acc &= GK_GF256_ACC;
 	__m256i s[GK_GF256_MAX_ROWS];
@@ -82,36 +123,22 @@ dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
 	if (rows <= 4) {
 		for (; i + 2 * VEC <= end; i += 2 * VEC) {
 			__m256i s0[4], s1[4];
-			for (int r = 0; r < rows; r++) {
-				s0[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i))
-				            : _mm256_setzero_si256();
-				s1[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i + VEC))
-				            : _mm256_setzero_si256();
-			}
+			/* Without acc the first input's products start the sums: no
+			 * XOR into zero (R fewer XORs per k inputs). */
+			int64_t j = 0;
 			const uint8_t *t = coef;
-			for (int64_t j = 0; j < k; j++, t += GK_GF256_TBL_BYTES) {
-				const uint8_t *p = src[j] + i;
-				if (pf)
-					_mm_prefetch((const char *)(p + ahead), _MM_HINT_T0);
-				const __m256i x0 = _mm256_loadu_si256((const __m256i *)p);
-				const __m256i x1 = _mm256_loadu_si256((const __m256i *)(p + VEC));
-				const __m256i lo0 = _mm256_and_si256(x0, mask);
-				const __m256i hi0 = _mm256_and_si256(_mm256_srli_epi16(x0, 4), mask);
-				const __m256i lo1 = _mm256_and_si256(x1, mask);
-				const __m256i hi1 = _mm256_and_si256(_mm256_srli_epi16(x1, 4), mask);
+			if (acc) {
 				for (int r = 0; r < rows; r++) {
-					const __m256i tlo = bcast_table(t + r * tstride);
-					const __m256i thi = bcast_table(t + r * tstride + 16);
-					s0[r] = _mm256_xor_si256(s0[r], _mm256_shuffle_epi8(tlo, lo0));
-					GK_PIN(s0[r]);
-					s0[r] = _mm256_xor_si256(s0[r], _mm256_shuffle_epi8(thi, hi0));
-					GK_PIN(s0[r]);
-					s1[r] = _mm256_xor_si256(s1[r], _mm256_shuffle_epi8(tlo, lo1));
-					GK_PIN(s1[r]);
-					s1[r] = _mm256_xor_si256(s1[r], _mm256_shuffle_epi8(thi, hi1));
-					GK_PIN(s1[r]);
+					s0[r] = _mm256_loadu_si256((const __m256i *)(dst[r] + i));
+					s1[r] = _mm256_loadu_si256((const __m256i *)(dst[r] + i + VEC));
 				}
+			} else {
+				mad2(rows, 1, pf, src[0] + i, t, tstride, ahead, s0, s1);
+				j = 1;
+				t += GK_GF256_TBL_BYTES;
 			}
+			for (; j < k; j++, t += GK_GF256_TBL_BYTES)
+				mad2(rows, 0, pf, src[j] + i, t, tstride, ahead, s0, s1);
 			gk_gf256_store2_256(rows, dst, i, s0, s1, nt);
 		}
 	}

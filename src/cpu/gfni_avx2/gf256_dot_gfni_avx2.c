@@ -53,6 +53,24 @@ mad_vec(int rows, __m256i x, const uint8_t *c, int64_t mstride, __m256i *s)
 		s[r] = _mm256_xor_si256(s[r], mul(x, load_matrix(c + r * mstride)));
 }
 
+/* The main loop's step: s0[r], s1[r] ^= c(r, j) * the two vectors at p (set
+ * to it when first). */
+static inline __attribute__((always_inline)) void
+mad2(int rows, int first, const uint8_t *p, const uint8_t *c, int64_t mstride, __m256i *s0,
+     __m256i *s1)
+{
+	const __m256i x0 = _mm256_loadu_si256((const __m256i *)p);
+	const __m256i x1 = _mm256_loadu_si256((const __m256i *)(p + VEC));
+	for (int r = 0; r < rows; r++) {
+		__m256i m = load_matrix(c + r * mstride);
+		GK_PIN(m);
+		s0[r] = first ? mul(x0, m) : _mm256_xor_si256(s0[r], mul(x0, m));
+		GK_PIN(s0[r]);
+		s1[r] = first ? mul(x1, m) : _mm256_xor_si256(s1[r], mul(x1, m));
+		GK_PIN(s1[r]);
+	}
+}
+
 static inline __attribute__((always_inline)) void
 dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
          const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
@@ -65,26 +83,22 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 	const int64_t end = off + len;
 	for (; i + 2 * VEC <= end; i += 2 * VEC) {
 		__m256i s0[GK_GF256_MAX_ROWS], s1[GK_GF256_MAX_ROWS];
-		for (int r = 0; r < rows; r++) {
-			s0[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i))
-			            : _mm256_setzero_si256();
-			s1[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i + VEC))
-			            : _mm256_setzero_si256();
-		}
+		/* Without acc the first input's products start the sums: no
+		 * XOR into zero (R fewer XORs per k inputs). */
+		int64_t j = 0;
 		const uint8_t *c = coef;
-		for (int64_t j = 0; j < k; j++, c += GK_GF256_AFFINE_BYTES) {
-			const uint8_t *p = src[j] + i;
-			const __m256i x0 = _mm256_loadu_si256((const __m256i *)p);
-			const __m256i x1 = _mm256_loadu_si256((const __m256i *)(p + VEC));
+		if (acc) {
 			for (int r = 0; r < rows; r++) {
-				__m256i m = load_matrix(c + r * mstride);
-				GK_PIN(m);
-				s0[r] = _mm256_xor_si256(s0[r], mul(x0, m));
-				GK_PIN(s0[r]);
-				s1[r] = _mm256_xor_si256(s1[r], mul(x1, m));
-				GK_PIN(s1[r]);
+				s0[r] = _mm256_loadu_si256((const __m256i *)(dst[r] + i));
+				s1[r] = _mm256_loadu_si256((const __m256i *)(dst[r] + i + VEC));
 			}
+		} else {
+			mad2(rows, 1, src[0] + i, c, mstride, s0, s1);
+			j = 1;
+			c += GK_GF256_AFFINE_BYTES;
 		}
+		for (; j < k; j++, c += GK_GF256_AFFINE_BYTES)
+			mad2(rows, 0, src[j] + i, c, mstride, s0, s1);
 		gk_gf256_store2_256(rows, dst, i, s0, s1, nt);
 	}
 	if (nt)
