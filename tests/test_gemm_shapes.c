@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "gk_internal.h"
 #include "test_util.h"
 
@@ -229,15 +230,24 @@ static void test_bits(unsigned dt, tu_rng *r)
 	}
 }
 
-/* Small products on 2 and 3 threads called again and again: the driver
- * times its first calls on one thread and on the threads allowed, then
- * keeps the faster (src/core/adapt.c), so the calls of one
- * context run on different counts. Every call must give the bits of the
- * first, and that one a correct product. */
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Products on 2 and 3 threads called again and again: the driver times
+ * its first calls on one thread and on the threads allowed, then keeps the
+ * faster (src/core/adapt.c), so the calls of one context run on different
+ * counts. Every call must give the bits of the first, and that one a
+ * correct product. The last shape is past the small products: its calls
+ * on the threads are timed for 16 ms before those on one thread, so it is
+ * called until that has passed. */
 static void test_adapt_bits(unsigned dt, tu_rng *r)
 {
 	static const int64_t shapes[][3] = {{64, 64, 64}, {80, 72, 90}, {100, 64, 64}, {50, 120, 60},
-	                                    {61, 61, 61}};
+	                                    {61, 61, 61}, {150, 160, 170}};
 	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
 	const size_t es = tu_esize(dt);
 	for (int t = 2; t <= 3; t++) {
@@ -250,13 +260,15 @@ static void test_adapt_bits(unsigned dt, tu_rng *r)
 			gk_status st = tu_gemm_prob_run(&p, ctx);
 			memcpy(first, p.c, p.ec * es);
 			prob_check(&p, st, "adaptive threads, first call");
-			int differ = 0;
-			for (int i = 0; i < 40; i++) {
+			int differ = 0, calls = 0;
+			const double t0 = now_s();
+			for (; calls < 40 || (s == nshapes - 1 && now_s() - t0 < 0.05 && calls < 5000);
+			     calls++) {
 				st = tu_gemm_prob_run(&p, ctx);
 				differ += st != GK_OK || memcmp(first, p.c, p.ec * es) != 0;
 			}
-			TU_CHECK(differ == 0, "%s, %d threads: %d of 40 repeated calls differ from the first",
-			         p.desc, t, differ);
+			TU_CHECK(differ == 0, "%s, %d threads: %d of %d repeated calls differ from the first",
+			         p.desc, t, differ, calls);
 			free(first);
 			tu_gemm_prob_free(&p);
 		}

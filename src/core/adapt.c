@@ -40,6 +40,29 @@
  * time learning: 200 GFLOPS against 216 on one thread.) A call on fewer threads gives the same bits
  * (blocked_tmpl.h: the result does not depend on the count, way 2 aside,
  * which the caller keeps out of this; a GF(2^8) product is exact).
+ *
+ * Longer products (ADAPT_SPAN times low up to ADAPT_LONG_MAX) are learned
+ * the same way, by class of a power of two, for another reason: a core
+ * taken by another program. With more runnable threads than cores, the
+ * scheduler runs a worker in slices of milliseconds; one taken off its core
+ * in the middle of a task holds that task until it runs again, and the
+ * caller waits for it. Alternating call by call with BLIS (whose OpenMP
+ * workers spin on the other core after each call), 2-thread products of
+ * 256^3 and 512^3 on a 2-vCPU Zen 5 guest then ran at 0.82-0.99 of the
+ * calling thread's speed alone. Such stalls are rare and long, so there
+ * the threads' side is the total time of a run of calls that lasts at least
+ * ADAPT_LONG_NS (several slices), against that of ADAPT_TRIES calls on one
+ * thread: the mean, not the least, and every call counts. The threads,
+ * once chosen, are kept for ADAPT_LONG_KEEP_NS at most, and one thread for
+ * ADAPT_LONG_KEEP_ONE_NS (twice as long each time the same choice comes
+ * again, as the count of calls), so that the choice follows the other
+ * program's coming and going; learning again costs a few calls on one
+ * thread, 0.1% of the time when the threads keep winning. The calls on one
+ * thread are ADAPT_LONG_ONE_TRIES only: each costs a call's share of a
+ * short run of calls (with 8, a 1024^3 SGEMM ran 8 of its first 20 calls
+ * at half speed). Past
+ * ADAPT_LONG_MAX a call lasts long enough that a slice's stall costs little
+ * against what the threads gain.
  * GK_GEMM_ADAPT=0 turns it off: the rule alone.
  */
 #include <time.h>
@@ -56,20 +79,32 @@
 #define ADAPT_WARM_NS 200000
 #define ADAPT_MISSES 64
 #define ADAPT_KEEP_DOUBLINGS 4
+#define ADAPT_LONG_MAX 2147483648.0
+#define ADAPT_LONG_CLASSES 12
+#define ADAPT_LONG_NS 16000000
+#define ADAPT_LONG_KEEP_ONE_NS 500000000
+#define ADAPT_LONG_KEEP_NS 500000000
+#define ADAPT_LONG_ONE_GAIN 0.95
+#define ADAPT_LONG_ONE_TRIES 3
 
 typedef struct {
 	int nt;         /* the count allowed, for which the choice was learned */
-	int calls;      /* calls timed (learning) or run (decided) */
+	int calls;      /* calls timed on this side (learning) or run (decided) */
 	int choice;     /* threads to use; 0 while learning */
-	double best[2]; /* least ns per multiply-add: [0] one thread, [1] nt */
+	int side;       /* learning: 1 timing the threads, 0 then one thread */
+	int timing;     /* learning: past the untimed calls */
+	double best[2]; /* [0] one thread, [1] nt: least ns per unit of work,
+	                 * or (long classes) the ns of all the calls timed */
+	double work[2]; /* long classes: the work of the calls timed */
 	int64_t warm_from; /* when the untimed calls began, 0 before */
 	int missed;        /* timed calls on the threads that no worker joined */
 	int last;          /* the choice before, kept across learning */
 	int streak;        /* how many times in a row it was the same */
 	int keep;          /* calls the choice is kept for */
+	int64_t since;     /* long classes: when the choice was made */
 } adapt_class;
 
-static _Thread_local adapt_class classes[GK_ADAPT_KINDS][ADAPT_CLASSES];
+static _Thread_local adapt_class classes[GK_ADAPT_KINDS][ADAPT_CLASSES + ADAPT_LONG_CLASSES];
 
 static int adapt_on(void)
 {
@@ -89,7 +124,10 @@ static void learn_again(adapt_class *c, int nt)
 	c->nt = nt;
 	c->calls = 0;
 	c->choice = 0;
+	c->side = 1;
+	c->timing = 0;
 	c->best[0] = c->best[1] = 0.0;
+	c->work[0] = c->work[1] = 0.0;
 	c->warm_from = 0;
 	c->missed = 0;
 	c->keep = 0;
@@ -98,34 +136,49 @@ static void learn_again(adapt_class *c, int nt)
 int gk_adapt_begin(gk_adapt_kind kind, double work, double low, int nt, gk_adapt *pr)
 {
 	pr->c = NULL;
-	if (nt < 2 || work >= ADAPT_SPAN * low || work < low || kind < 0 || kind >= GK_ADAPT_KINDS ||
+	if (nt < 2 || work >= ADAPT_LONG_MAX || work < low || kind < 0 || kind >= GK_ADAPT_KINDS ||
 	    !adapt_on())
 		return nt;
-	/* Classes of half a power of two from low. */
+	/* Classes of half a power of two from low, then (long) of a power of
+	 * two from ADAPT_SPAN low. */
+	const int is_long = work >= ADAPT_SPAN * low;
 	int idx = 0;
-	for (double w = low * 1.4142135623730951; w <= work && idx < ADAPT_CLASSES - 1;
-	     w *= 1.4142135623730951)
-		idx++;
+	if (!is_long) {
+		for (double w = low * 1.4142135623730951; w <= work && idx < ADAPT_CLASSES - 1;
+		     w *= 1.4142135623730951)
+			idx++;
+	} else {
+		idx = ADAPT_CLASSES;
+		for (double w = 2.0 * ADAPT_SPAN * low;
+		     w <= work && idx < ADAPT_CLASSES + ADAPT_LONG_CLASSES - 1; w *= 2.0)
+			idx++;
+	}
 	adapt_class *c = &classes[kind][idx];
 	if (c->nt != nt)
 		learn_again(c, nt);
 	if (c->choice > 0) {
-		if (++c->calls < c->keep)
+		/* A long class's choice is kept for a time too: the other
+		 * program may come or go. */
+		if (++c->calls < c->keep &&
+		    !(is_long && now_ns() - c->since > (c->choice == 1 ? (int64_t)ADAPT_LONG_KEEP_ONE_NS
+		                                                          << c->streak
+		                                                    : (int64_t)ADAPT_LONG_KEEP_NS)))
 			return c->choice;
 		learn_again(c, nt);
 	}
 	/* Learning: calls on the threads untimed for ADAPT_WARM_NS (they wake
-	 * the workers), ADAPT_TRIES timed on the threads, as many on one. */
-	if (c->calls == 0) {
+	 * the workers), then timed on the threads, then on one. */
+	if (!c->timing) {
 		const int64_t t = now_ns();
 		if (c->warm_from == 0)
 			c->warm_from = t;
 		if (t - c->warm_from < ADAPT_WARM_NS)
 			return nt;
-		c->calls = ADAPT_TRIES;
+		c->timing = 1;
 	}
 	pr->c = c;
-	pr->many = c->calls < 2 * ADAPT_TRIES;
+	pr->many = c->side;
+	pr->is_long = is_long;
 	(void)gk_pool_take_joined();
 	pr->work = work;
 	pr->t0 = now_ns();
@@ -135,24 +188,46 @@ int gk_adapt_begin(gk_adapt_kind kind, double work, double low, int nt, gk_adapt
 void gk_adapt_end_timed(gk_adapt *pr)
 {
 	adapt_class *c = pr->c;
-	const double v = (double)(now_ns() - pr->t0) / pr->work;
-	/* A call on the threads that the caller ran alone (the workers asleep,
-	 * or not yet on a CPU of their own) timed one thread: it is not
-	 * counted, unless that goes on for ADAPT_MISSES calls. */
-	if (pr->many && gk_pool_take_joined() < 2 && c->missed < ADAPT_MISSES) {
-		c->missed++;
+	const int64_t dt = now_ns() - pr->t0;
+	const int s = pr->many;
+	if (pr->is_long) {
+		c->best[s] += (double)dt;
+		c->work[s] += pr->work;
+	} else {
+		/* A call on the threads that the caller ran alone (the workers
+		 * asleep, or not yet on a CPU of their own) timed one thread: it
+		 * is not counted, unless that goes on for ADAPT_MISSES calls. */
+		if (s && gk_pool_take_joined() < 2 && c->missed < ADAPT_MISSES) {
+			c->missed++;
+			return;
+		}
+		const double v = (double)dt / pr->work;
+		if (c->best[s] == 0.0 || v < c->best[s])
+			c->best[s] = v;
+	}
+	++c->calls;
+	if (s ? c->calls < ADAPT_TRIES || (pr->is_long && c->best[1] < ADAPT_LONG_NS)
+	      : c->calls < (pr->is_long ? ADAPT_LONG_ONE_TRIES : ADAPT_TRIES))
+		return;
+	if (s) {
+		c->side = 0;
+		c->calls = 0;
 		return;
 	}
-	if (c->best[pr->many] == 0.0 || v < c->best[pr->many])
-		c->best[pr->many] = v;
-	if (++c->calls >= 3 * ADAPT_TRIES) {
-		c->choice = c->best[1] < ADAPT_GAIN * c->best[0] ? c->nt : 1;
-		c->calls = 0;
-		/* The same choice again keeps it twice as long, up to
-		 * ADAPT_KEEP_DOUBLINGS times; another one starts over. */
-		c->streak = c->choice == c->last && c->streak < ADAPT_KEEP_DOUBLINGS ? c->streak + 1
-		            : c->choice == c->last ? c->streak : 0;
-		c->last = c->choice;
-		c->keep = (c->choice == 1 ? ADAPT_KEEP_ONE : ADAPT_KEEP) << c->streak;
-	}
+	const double one = pr->is_long ? c->best[0] / c->work[0] : c->best[0];
+	const double many = pr->is_long ? c->best[1] / c->work[1] : c->best[1];
+	/* Short products go to the threads only when those are ADAPT_GAIN
+	 * faster; long ones leave them only when one thread is
+	 * ADAPT_LONG_ONE_GAIN faster (the host's spread, not a stall, would
+	 * otherwise send them there). */
+	c->choice = pr->is_long ? (one < ADAPT_LONG_ONE_GAIN * many ? 1 : c->nt)
+	                        : (many < ADAPT_GAIN * one ? c->nt : 1);
+	c->calls = 0;
+	/* The same choice again keeps it twice as long, up to
+	 * ADAPT_KEEP_DOUBLINGS times; another one starts over. */
+	c->streak = c->choice == c->last && c->streak < ADAPT_KEEP_DOUBLINGS ? c->streak + 1
+	            : c->choice == c->last ? c->streak : 0;
+	c->last = c->choice;
+	c->keep = (c->choice == 1 ? ADAPT_KEEP_ONE : ADAPT_KEEP) << c->streak;
+	c->since = now_ns();
 }

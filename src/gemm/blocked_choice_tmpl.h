@@ -121,9 +121,10 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	const int64_t m = p->m, n = p->n, k = p->k;
 	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
 	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr, m, n, k);
-	/* Never more threads than the work keeps busy; near that bound, one
-	 * thread where that measured faster (src/core/adapt.c). Not for way 2
-	 * (skinny), whose groups follow the count. */
+	/* Never more threads than the work keeps busy; up to 2^31
+	 * multiply-adds, one thread where that measured faster (near that
+	 * bound, or while another program takes a core: src/core/adapt.c).
+	 * Not for way 2 (skinny), whose groups follow the count. */
 	int nt = gk_gemm_threads(p->threads, (double)m, (double)n, (double)k);
 	gk_adapt pr = GK_ADAPT_INIT;
 	if (nt > 1 && !(m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY))

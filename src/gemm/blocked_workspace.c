@@ -1,11 +1,16 @@
 /*
  * blocked_workspace.c - the packed-panel memory of the blocked driver.
  *
- * Small and medium calls reuse one buffer per calling thread, so that a loop
- * of small GEMMs does not pay for an allocation (and, for the larger ones, a
- * fresh mapping and its page faults) every time. The buffer grows to the
- * largest request up to WS_CACHE_MAX and is freed when the thread exits;
- * larger requests are allocated and freed per call.
+ * Calls reuse one buffer per calling thread, so that a loop of GEMMs does
+ * not pay for an allocation (and, for the larger ones, a fresh mapping and
+ * its page faults) every time. The buffer grows to the largest request up
+ * to WS_CACHE_MAX and is freed when the thread exits; larger requests are
+ * allocated and freed per call. The panels take about 5 MiB per thread of
+ * the call (9-13 MiB on two threads from 1024^3): allocated per call, as
+ * they were past 8 MiB, a 2-thread DGEMM 1024^3 faulted its 9 MiB in again
+ * on each of its first 8 or so calls, until the C library kept the memory,
+ * and ran them at 75 GFLOPS against 170 after (Zen 5 guest); past 32 MiB
+ * (seven threads or more) the C library maps it afresh on every call.
  *
  * Buffers of WS_HUGE_MIN bytes or more are asked to be backed by huge pages
  * (madvise MADV_HUGEPAGE on a 2 MiB aligned, whole number of 2 MiB pages;
@@ -28,7 +33,7 @@
 #include <sys/mman.h>
 #include "blocked.h"
 
-#define WS_CACHE_MAX ((size_t)8 << 20)
+#define WS_CACHE_MAX ((size_t)256 << 20)
 #define WS_HUGE_MIN ((size_t)1 << 20)
 #define WS_HUGE_PAGE ((size_t)2 << 20)
 

@@ -225,8 +225,9 @@ void gk_gf256_plan_run(const gk_gf256_plan *p, int64_t n, const uint8_t *const *
                        uint8_t *const *dst, int acc, int threads)
 {
 	int t = gk_gf256_threads_for(p->m, p->k, n, threads);
-	/* Near the bound of the rule, the threads only where a run of calls
-	 * measured them faster than the calling thread (src/core/adapt.c). */
+	/* Near the bound of the rule, or while another program takes a core,
+	 * the threads only where a run of calls measured them faster than the
+	 * calling thread (src/core/adapt.c). */
 	gk_adapt pr = GK_ADAPT_INIT;
 	if (t > 1)
 		t = gk_adapt_begin(GK_ADAPT_GF256, (double)(p->m + p->k) * (double)n,
