@@ -48,8 +48,9 @@
  * in the middle of a task holds that task until it runs again, and the
  * caller waits for it. Alternating call by call with BLIS (whose OpenMP
  * workers spin on the other core after each call), 2-thread products of
- * 256^3 and 512^3 on a 2-vCPU Zen 5 guest then ran at 0.82-0.99 of the
- * calling thread's speed alone. Such stalls are rare and long, so there
+ * 256^3 and 512^3 on a 2-vCPU Zen 5 guest then ran at times below the
+ * calling thread's speed alone (down to 0.82 of it in four runs of a day),
+ * and a DGEMM 256^3 beside a spinning process at 0.56-0.82. Such stalls are rare and long, so there
  * the threads' side is the total time of a run of calls that lasts at least
  * ADAPT_LONG_NS (several slices), against that of ADAPT_TRIES calls on one
  * thread: the mean, not the least, and every call counts. The threads,
