@@ -50,10 +50,11 @@
  * workers spin on the other core after each call), 2-thread products of
  * 256^3 and 512^3 on a 2-vCPU Zen 5 guest then ran at times below the
  * calling thread's speed alone (down to 0.82 of it in four runs of a day),
- * and a DGEMM 256^3 beside a spinning process at 0.56-0.82. Such stalls are rare and long, so there
- * the threads' side is the total time of a run of calls that lasts at least
- * ADAPT_LONG_NS (several slices), against that of ADAPT_TRIES calls on one
- * thread: the mean, not the least, and every call counts. The threads,
+ * and a DGEMM 256^3 beside a spinning process at 0.56-0.82. Such stalls
+ * are rare and long, so there the threads' side is the total time of a
+ * run of calls that lasts at least ADAPT_LONG_NS (several slices), against
+ * that of ADAPT_LONG_ONE_TRIES calls on one thread: the mean, not the
+ * least, and every call counts. The threads,
  * once chosen, are kept for ADAPT_LONG_KEEP_NS at most, and one thread for
  * ADAPT_LONG_KEEP_ONE_NS (twice as long each time the same choice comes
  * again, as the count of calls), so that the choice follows the other
