@@ -55,10 +55,10 @@ bcast_table(const uint8_t *p)
 	return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p));
 }
 
-/* s[r] ^= c(r, j) * x for every row r; t is c(0, j)'s table, rows are
- * tstride bytes apart. */
+/* s[r] ^= c(r, j) * x for every row r (s[r] = that product when first);
+ * t is c(0, j)'s table, rows are tstride bytes apart. */
 static inline __attribute__((always_inline)) void
-mad_vec(int rows, __m256i x, const uint8_t *t, int64_t tstride, __m256i *s)
+mad_vec(int rows, int first, __m256i x, const uint8_t *t, int64_t tstride, __m256i *s)
 {
 	const __m256i mask = _mm256_set1_epi8(0x0f);
 	const __m256i lo = _mm256_and_si256(x, mask);
@@ -67,8 +67,9 @@ mad_vec(int rows, __m256i x, const uint8_t *t, int64_t tstride, __m256i *s)
 		const uint8_t *tr = t + r * tstride;
 		const __m256i tlo = bcast_table(tr);
 		const __m256i thi = bcast_table(tr + 16);
-		s[r] = _mm256_xor_si256(s[r], _mm256_xor_si256(_mm256_shuffle_epi8(tlo, lo),
-		                                               _mm256_shuffle_epi8(thi, hi)));
+		const __m256i prod = _mm256_xor_si256(_mm256_shuffle_epi8(tlo, lo),
+		                                      _mm256_shuffle_epi8(thi, hi));
+		s[r] = first ? prod : _mm256_xor_si256(s[r], prod);
 	}
 }
 
@@ -145,12 +146,14 @@ dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
 	if (nt)
 		_mm_sfence();
 	for (; i + VEC <= end; i += VEC) {
-		for (int r = 0; r < rows; r++)
-			s[r] = acc ? _mm256_loadu_si256((const __m256i *)(dst[r] + i))
-			           : _mm256_setzero_si256();
-		for (int64_t j = 0; j < k; j++) {
+		if (acc)
+			for (int r = 0; r < rows; r++)
+				s[r] = _mm256_loadu_si256((const __m256i *)(dst[r] + i));
+		else
+			mad_vec(rows, 1, _mm256_loadu_si256((const __m256i *)(src[0] + i)), coef, tstride, s);
+		for (int64_t j = acc ? 0 : 1; j < k; j++) {
 			const __m256i x = _mm256_loadu_si256((const __m256i *)(src[j] + i));
-			mad_vec(rows, x, coef + j * GK_GF256_TBL_BYTES, tstride, s);
+			mad_vec(rows, 0, x, coef + j * GK_GF256_TBL_BYTES, tstride, s);
 		}
 		for (int r = 0; r < rows; r++)
 			_mm256_storeu_si256((__m256i *)(dst[r] + i), s[r]);
@@ -168,7 +171,7 @@ dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
 	for (int64_t j = 0; j < k; j++) {
 		memset(pad, 0, sizeof pad);
 		memcpy(pad, src[j] + i, n);
-		mad_vec(rows, _mm256_load_si256((const __m256i *)pad),
+		mad_vec(rows, 0, _mm256_load_si256((const __m256i *)pad),
 		        coef + j * GK_GF256_TBL_BYTES, tstride, s);
 	}
 	for (int r = 0; r < rows; r++) {
