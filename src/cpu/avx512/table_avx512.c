@@ -62,24 +62,21 @@ static int grouped(void)
  * (neither), which runs a 512-bit operation as two 256-bit halves, was not
  * at hand: there the unpacked tiles of 5 to 8 floats and 3 or 4 doubles
  * lose no lanes, so those stay with them, or go from a long k. */
-/* ... and the widths of C whose tiles read A's rows in aligned vectors
- * where they start off one (kernel_api.h, off; bit n: n columns). On a Zen
- * 5 core, A 16 bytes past a 64-byte boundary, call by call: SGEMM 64 x 2 x
- * 128 to x 512 1.24-1.44x, 64 x 3 x 256 1.44x, DGEMM 64 x 2 x 64 1.31x,
- * 64 x 3 x 1024 1.30x; 4 wide 0.98x at 64 x 4 x 64. */
 typedef struct {
 	int f32[GK_GEMM_D_COLS + 1], f64[GK_GEMM_D_COLS + 1];
-	unsigned off_cols;
 } dot_depths;
 static const dot_depths dot_zen5 = {{0, 32, 32, 32, 64, 64, 64, 128, 128},
-                                    {0, 32, 32, 32, 32, 0, 0, 0, 0},
-                                    (1u << 2) | (1u << 3)};
+                                    {0, 32, 32, 32, 32, 0, 0, 0, 0}};
 static const dot_depths dot_intel = {{0, 32, 32, 32, 32, 64, 64, 128, 128},
-                                     {0, 32, 32, 64, 32, 0, 0, 0, 0},
-                                     (1u << 2) | (1u << 3)};
+                                     {0, 32, 32, 64, 32, 0, 0, 0, 0}};
 static const dot_depths dot_plain = {{0, 32, 64, 64, 64, 256, 1024, 0, 0},
-                                     {0, 32, 64, 0, 0, 0, 0, 0, 0},
-                                     (1u << 2) | (1u << 3)};
+                                     {0, 32, 64, 0, 0, 0, 0, 0, 0}};
+/* The widths of C whose tiles read A's rows in aligned vectors where they
+ * start off one (kernel_api.h, off; bit n: n columns), on every CPU. On a
+ * Zen 5 core, A 16 bytes past a 64-byte boundary, call by call: SGEMM 64 x
+ * 2 x 128 to x 512 1.24-1.44x, 64 x 3 x 256 1.44x, DGEMM 64 x 2 x 64
+ * 1.31x, 64 x 3 x 1024 1.30x; 4 wide 0.98x at 64 x 4 x 64. */
+#define DOT_OFF_COLS ((1u << 2) | (1u << 3))
 
 void gk_kernels_init_avx512(gk_kernels *t)
 {
@@ -113,7 +110,7 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	const dot_depths *d = g == 2 ? &dot_zen5 : g == 4 ? &dot_intel : &dot_plain;
 	gk_kernels_set_dot(t, check_gemm_d_f32, check_pack_dt_f32, check_gemm_d_f64,
 	                   check_pack_dt_f64, GK_GEMM_D_AVX512_MR, GK_GEMM_D_F32_AVX512_NR,
-	                   GK_GEMM_D_F64_AVX512_NR, 64, d->off_cols, d->f32, d->f64);
+	                   GK_GEMM_D_F64_AVX512_NR, 64, DOT_OFF_COLS, d->f32, d->f64);
 	t->unroll_2x4_f32 = check_unroll_f32;
 	t->unroll_2x4_f64 = check_unroll_f64;
 	t->regtile_6x64_f32 = check_regtile_6x64;
