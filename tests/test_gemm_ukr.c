@@ -8,6 +8,8 @@
  *  - alpha and beta in {1, 0, other}, beta = 0 with NaN in C (C must not be
  *    read), rs_c = NR and rs_c > NR, panels and C on and off their alignment;
  *  - every element of the C buffer outside the MR x NR tile left bit-exact.
+ * Packing kernels (pack_t_f32, pack_t_f64 where a table has them): every
+ * element of the slivers against the contract, the gaps between them kept.
  * Driver (gk_sgemm_blocked, gk_dgemm_blocked, called with each table):
  *  - shapes around MR, NR and the cache blocks, matrix-vector shapes, A and
  *    B by rows, by columns and with two non-unit strides, 1 to 4 threads,
@@ -329,6 +331,51 @@ static void test_driver(const gk_kernels *t, unsigned dt, tu_rng *r)
 	test_driver_case(t, dt, 190, 230, 241, 2, 0, 4, 2, r);
 }
 
+/*
+ * A table's pack_t kernels (kernel_api.h) against their contract, element by
+ * element: random X, every r from 1 to 33, rows and kc around the vectors'
+ * widths, row strides past kc, dst poisoned; slivers ps > r * kc apart
+ * and a guard after the last, which must keep their poison.
+ */
+static void test_pack_t(const gk_kernels *t, unsigned dt, tu_rng *rg)
+{
+	if ((dt == GK_DTYPE_F32 ? (void *)t->pack_t_f32 : (void *)t->pack_t_f64) == NULL)
+		return;
+	const size_t es = tu_esize(dt);
+	const int64_t ks[] = {0, 1, 3, 4, 7, 8, 9, 15, 16, 17, 33, 64, 100};
+	long bad = 0, cases = 0;
+	for (int64_t r = 1; r <= 33; r++)
+		for (int q = 0; q < 4; q++, cases++) {
+			const int64_t rows = (int64_t)(tu_next(rg) % (uint64_t)(3 * r + 2));
+			const int64_t kc = ks[tu_next(rg) % (sizeof ks / sizeof ks[0])];
+			const int64_t rs = kc + (int64_t)(tu_next(rg) % 5), ps = r * kc + (q % 2) * 3 + (kc == 0);
+			const int64_t ns = (rows + r - 1) / r, len = ns * ps + 16;
+			void *x = tu_xmalloc(es * (size_t)(rows * rs + 1));
+			void *d = tu_xmalloc(es * (size_t)len);
+			tu_fill(dt, x, (size_t)(rows * rs + 1), rg);
+			if (dt == GK_DTYPE_F32) {
+				tu_poison_f32(d, (size_t)len);
+				t->pack_t_f32(rows, kc, x, rs, r, d, ps);
+			} else {
+				tu_poison_f64(d, (size_t)len);
+				t->pack_t_f64(rows, kc, x, rs, r, d, ps);
+			}
+			for (int64_t e = 0; e < len; e++) {
+				const int64_t s = e / ps, o = e % ps, l = o / r, i = o % r;
+				const int in = s < ns && o < r * kc;
+				const double got = tu_getv(dt, d, e);
+				const double want = !in ? 0.0 : s * r + i < rows ? tu_getv(dt, x, (s * r + i) * rs + l) : 0.0;
+				/* Outside the slivers the poison (a NaN) must stay. */
+				if (in ? got != want || isnan(got) : !isnan(got))
+					bad++;
+			}
+			free(x);
+			free(d);
+		}
+	TU_CHECK(bad == 0, "%s pack_t_%s: %ld wrong or clobbered elements in %ld cases", t->name,
+	         dt == GK_DTYPE_F32 ? "f32" : "f64", bad, cases);
+}
+
 int main(void)
 {
 	tu_rng r;
@@ -345,6 +392,8 @@ int main(void)
 		       t->gemm_f64_mr, t->gemm_f64_nr);
 		test_ukr(t, GK_DTYPE_F32, &r);
 		test_ukr(t, GK_DTYPE_F64, &r);
+		test_pack_t(t, GK_DTYPE_F32, &r);
+		test_pack_t(t, GK_DTYPE_F64, &r);
 		test_driver(t, GK_DTYPE_F32, &r);
 		test_driver(t, GK_DTYPE_F64, &r);
 	}

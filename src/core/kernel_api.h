@@ -162,6 +162,18 @@ typedef void (*gk_pack_dt_f64_fn)(int64_t k, int64_t n, const double *restrict b
                                   double *restrict bt, int64_t kp);
 
 /*
+ * Packing of rows x kc of X, whose rows are contiguous (element (i, l) at
+ * x[i * rs + l]), into slivers of r rows, ps elements apart (blocked.h,
+ * gk_pack_f32): dst[s * ps + l * r + i] = X(s * r + i, l), zero for rows
+ * past the end; nothing else of dst written. A block of A stored by rows
+ * packs this way, and a panel of B stored by columns. Any r >= 1.
+ */
+typedef void (*gk_pack_t_f32_fn)(int64_t rows, int64_t kc, const float *x, int64_t rs, int64_t r,
+                                 float *dst, int64_t ps);
+typedef void (*gk_pack_t_f64_fn)(int64_t rows, int64_t kc, const double *x, int64_t rs,
+                                 int64_t r, double *dst, int64_t ps);
+
+/*
  * Tile kernels of the seed ladder (src/gemm/ladder_tiled_tmpl.h). Unlike the
  * microkernels above they read unpacked row-major tiles that the driver has
  * copied, each with its own row stride, and they accumulate: C += A * B,
@@ -246,6 +258,9 @@ typedef struct gk_kernels {
 	 * tile in the down-the-columns order (1), or only the next piece of B
 	 * in the own-columns way (0): measured per table (docs/KERNELS.md). */
 	int gemm_pf_next_c;
+	/* Packing X by rows into slivers (NULL: the driver's own loops). */
+	gk_pack_t_f32_fn pack_t_f32;
+	gk_pack_t_f64_fn pack_t_f64;
 	gk_gemm_u_f32_fn gemm_u_f32; /* unpacked GEMM kernels: MU, NU, VW */
 	int gemm_u_f32_mr, gemm_u_f32_nr, gemm_u_f32_vw;
 	gk_gemm_u_f64_fn gemm_u_f64;

@@ -184,11 +184,17 @@ static inline int64_t gk_gemm_split(int64_t count, int64_t t, int64_t parts)
 }
 
 /* The length in elements of a packed sliver of r x kc elements of esize
- * bytes, padded so that the next one starts on GK_PACK_ALIGN. */
+ * bytes, padded so that the next one starts on GK_PACK_ALIGN, and not to a
+ * multiple of 4 KiB. Packing writes a row of every sliver of a panel in
+ * turn; slivers a multiple of 4 KiB long (16 x 256 floats, 8 x 256 or
+ * 24 x 512 doubles) put all those writes in one set of L1 and of L2, which
+ * then holds a few of them at a time: one line more spreads them over the
+ * sets (docs/KERNELS.md). */
 static inline int64_t gk_gemm_sliver(int64_t r, int64_t kc, size_t esize)
 {
 	const int64_t q = GK_PACK_ALIGN / (int64_t)esize;
-	return (r * kc + q - 1) / q * q;
+	const int64_t lines = (r * kc + q - 1) / q;
+	return (lines % 64 == 0 ? lines + 1 : lines) * q;
 }
 
 /* The threads a product of m x n x k multiply-adds may use, at most nt: one
@@ -249,11 +255,12 @@ GK_HIDDEN extern int gk_gemm_workspace_refuse;
  *   dst[s * ps + l * r + i] = X(s*r + i, l),
  * with the rows past the end of X zero. ps >= r * kc is the distance
  * between slivers. A block of A packs as X = A (r = MR); a panel of B as
- * X = B^T (r = NR), which is the same layout read the other way.
+ * X = B^T (r = NR), which is the same layout read the other way. Where X's
+ * rows are contiguous (cs == 1), kern's pack_t kernel does it if it has one.
  */
-GK_HIDDEN void gk_pack_f32(int64_t rows, int64_t kc, const float *x, int64_t rs, int64_t cs,
-                           int64_t r, float *dst, int64_t ps);
-GK_HIDDEN void gk_pack_f64(int64_t rows, int64_t kc, const double *x, int64_t rs, int64_t cs,
-                           int64_t r, double *dst, int64_t ps);
+GK_HIDDEN void gk_pack_f32(const gk_kernels *kern, int64_t rows, int64_t kc, const float *x,
+                           int64_t rs, int64_t cs, int64_t r, float *dst, int64_t ps);
+GK_HIDDEN void gk_pack_f64(const gk_kernels *kern, int64_t rows, int64_t kc, const double *x,
+                           int64_t rs, int64_t cs, int64_t r, double *dst, int64_t ps);
 
 #endif /* GK_GEMM_BLOCKED_H */

@@ -74,7 +74,7 @@ static void GK_FN(panel_task)(void *arg, int64_t t, int slot)
 		const int64_t b0 = gk_gemm_split(nsl, w, pl->ptasks), b1 = gk_gemm_split(nsl, w + 1, pl->ptasks);
 		if (b1 > b0) {
 			const int64_t jv = GK_FN(min)(b1 * nr, nv) - b0 * nr;
-			GK_FN_PACK(jv, kv, p->b + pc * p->rs_b + (jc + b0 * nr) * p->cs_b, p->cs_b, p->rs_b, nr,
+			GK_FN_PACK(p->kern, jv, kv, p->b + pc * p->rs_b + (jc + b0 * nr) * p->cs_b, p->cs_b, p->rs_b, nr,
 			           panel + b0 * ps_b, ps_b);
 		}
 		atomic_fetch_add_explicit(&pl->packed[r], 1, memory_order_release);
@@ -91,7 +91,7 @@ static void GK_FN(panel_task)(void *arg, int64_t t, int slot)
 		GK_T *apack = pl->apack + (int64_t)slot * pl->apack_stride;
 		GK_FN(aheld) *h = &pl->held[slot];
 		if (h->round != r || h->ic != ic) {
-			GK_FN_PACK(mv, kv, p->a + ic * p->rs_a + pc * p->cs_a, p->rs_a, p->cs_a, mr, apack, ps_a);
+			GK_FN_PACK(p->kern, mv, kv, p->a + ic * p->rs_a + pc * p->cs_a, p->rs_a, p->cs_a, mr, apack, ps_a);
 			h->round = r;
 			h->ic = ic;
 		}
@@ -141,11 +141,11 @@ static void GK_FN(cols_task)(void *arg, int64_t t, int slot)
 		const int64_t kv = GK_FN(min)(k - pc, kc);
 		const int64_t ps_a = GK_SLIVER(mr, kv), ps_b = GK_SLIVER(nr, kv);
 		const GK_T beta = pc == 0 ? p->beta : (GK_T)1;
-		GK_FN_PACK(m, kv, p->a + pc * p->cs_a, p->rs_a, p->cs_a, mr, apack, ps_a);
+		GK_FN_PACK(p->kern, m, kv, p->a + pc * p->cs_a, p->rs_a, p->cs_a, mr, apack, ps_a);
 		for (int64_t jc = j0; jc < j1; jc += nc, cur ^= 1) {
 			const int64_t nv = GK_FN(min)(j1 - jc, nc);
 			if (!packed)
-				GK_FN_PACK(nv, kv, p->b + pc * p->rs_b + jc * p->cs_b, p->cs_b, p->rs_b, nr,
+				GK_FN_PACK(p->kern, nv, kv, p->b + pc * p->rs_b + jc * p->cs_b, p->cs_b, p->rs_b, nr,
 				           bpack[cur], ps_b);
 			/* The next piece: the next columns, or the first of the next
 			 * kc block; by chunks when B's rows are contiguous. */
@@ -154,7 +154,7 @@ static void GK_FN(cols_task)(void *arg, int64_t t, int slot)
 			GK_FN(next) nx;
 			if (packed) {
 				const int64_t kn = GK_FN(min)(k - pn, kc);
-				nx = (GK_FN(next)){.src = p->b + pn * p->rs_b + jn, .dst = bpack[cur ^ 1],
+				nx = (GK_FN(next)){.kern = p->kern, .src = p->b + pn * p->rs_b + jn, .dst = bpack[cur ^ 1],
 				                   .rs = p->rs_b, .cols = GK_FN(min)(j1 - jn, nc), .rows = kn,
 				                   .nr = nr, .ps = GK_SLIVER(nr, kn), .row = 0, .pfrow = 0};
 			}

@@ -124,6 +124,7 @@ typedef struct {
  * within the noise).
  */
 typedef struct {
+	const gk_kernels *kern;
 	const GK_T *src;
 	GK_T *dst;
 	int64_t rs, cols, rows, nr, ps;
@@ -157,7 +158,7 @@ static inline int64_t GK_FN(next_list)(GK_FN(next) *x, int64_t upto, const void 
 static inline void GK_FN(next_pack)(GK_FN(next) *x, int64_t upto)
 {
 	if (upto > x->row)
-		GK_FN_PACK(x->cols, upto - x->row, x->src + x->row * x->rs, 1, x->rs, x->nr,
+		GK_FN_PACK(x->kern, x->cols, upto - x->row, x->src + x->row * x->rs, 1, x->rs, x->nr,
 		           x->dst + x->row * x->nr, x->ps);
 	x->row = upto;
 }

@@ -90,7 +90,7 @@ static void GK_FN(usweep)(const GK_ARGS *p, int64_t i0, int64_t i1, int64_t j0, 
 		if (bbuf != NULL) {
 			/* B^T packed by rows of NU: slivers of kv x NU, rows contiguous. */
 			ps_b = GK_SLIVER(nr, kv);
-			GK_FN_PACK(j1 - j0, kv, b + j0 * p->cs_b, p->cs_b, p->rs_b, nr, bbuf, ps_b);
+			GK_FN_PACK(p->kern, j1 - j0, kv, b + j0 * p->cs_b, p->cs_b, p->rs_b, nr, bbuf, ps_b);
 			rs_b = nr;
 		}
 		for (int64_t j = j0, js = 0; j < j1; j += nr, js++) {

@@ -8,8 +8,9 @@
  *    by columns, B by rows): a whole column of X, across all slivers, is
  *    one contiguous read, cut into short copies;
  *  - cs == 1: each row of the sliver is contiguous (A by rows, B by
- *    columns): read row by row, written with stride r into the sliver,
- *    which is small enough to stay in L1;
+ *    columns): the table's pack_t kernel where it has one (a transpose in
+ *    registers), else read row by row, written with stride r into the
+ *    sliver, which is small enough to stay in L1;
  *  - anything else: element by element.
  */
 
@@ -41,9 +42,13 @@ static void GK_FN_PACK_SLIVER(int64_t rv, int64_t kc, const GK_T *restrict x, in
 			d[l * r + i] = 0;
 }
 
-void GK_FN_PACK(int64_t rows, int64_t kc, const GK_T *x, int64_t rs, int64_t cs, int64_t r,
-                GK_T *dst, int64_t ps)
+void GK_FN_PACK(const gk_kernels *kern, int64_t rows, int64_t kc, const GK_T *x, int64_t rs,
+                int64_t cs, int64_t r, GK_T *dst, int64_t ps)
 {
+	if (cs == 1 && rs != 1 && kern->GK_PACK_T != NULL) {
+		kern->GK_PACK_T(rows, kc, x, rs, r, dst, ps);
+		return;
+	}
 	if (rs == 1) {
 		/* Column by column across all slivers: each column of X (a row of
 		 * B, or a column of A by columns) is read in one contiguous run,

@@ -103,4 +103,11 @@ void gk_pack_dt_f32_avx2(int64_t k, int64_t n, const float *restrict b, int64_t 
 void gk_pack_dt_f64_avx2(int64_t k, int64_t n, const double *restrict b, int64_t rs_b,
                          double *restrict bt, int64_t kp);
 
+/* Packing by rows into slivers, transposed in registers (pack_t_avx2.c;
+ * gk_pack_t_*_fn). */
+void gk_pack_t_f32_avx2(int64_t rows, int64_t kc, const float *x, int64_t rs, int64_t r,
+                        float *dst, int64_t ps);
+void gk_pack_t_f64_avx2(int64_t rows, int64_t kc, const double *x, int64_t rs, int64_t r,
+                        double *dst, int64_t ps);
+
 #endif

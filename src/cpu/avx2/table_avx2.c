@@ -17,6 +17,8 @@ static const gk_gemm_d_f32_fn check_gemm_d_f32 = gk_gemm_d_f32_avx2;
 static const gk_gemm_d_f64_fn check_gemm_d_f64 = gk_gemm_d_f64_avx2;
 static const gk_pack_dt_f32_fn check_pack_dt_f32 = gk_pack_dt_f32_avx2;
 static const gk_pack_dt_f64_fn check_pack_dt_f64 = gk_pack_dt_f64_avx2;
+static const gk_pack_t_f32_fn check_pack_t_f32 = gk_pack_t_f32_avx2;
+static const gk_pack_t_f64_fn check_pack_t_f64 = gk_pack_t_f64_avx2;
 static const gk_unroll_f32_fn check_unroll_f32 = gk_unroll_f32_avx2_2x4;
 static const gk_unroll_f64_fn check_unroll_f64 = gk_unroll_f64_avx2_2x4;
 static const gk_regtile_f32_fn check_regtile_3x32 = gk_regtile_f32_avx2_3x32;
@@ -68,6 +70,8 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	/* The next C tile along the k loop measured 2-3% slower at 1024^3 and
 	 * 2048^3 (forced on an AVX-512 Xeon): only the pieces of B. */
 	t->gemm_pf_next_c = 0;
+	t->pack_t_f32 = check_pack_t_f32;
+	t->pack_t_f64 = check_pack_t_f64;
 	t->gemm_u_f32 = check_gemm_u_f32;
 	t->gemm_u_f32_mr = GK_GEMM_U_F32_AVX2_MR;
 	t->gemm_u_f32_nr = GK_GEMM_U_F32_AVX2_NR;
