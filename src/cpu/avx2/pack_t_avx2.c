@@ -41,22 +41,10 @@ static inline void store_f32(float *d, __m256 v, int w)
 		_mm_store_ss(d, h);
 }
 
-/* The first w doubles of v (1 <= w <= 4) to d. */
+/* The first w doubles of v (1 <= w <= 4) to d: the same bytes as floats. */
 static inline void store_f64(double *d, __m256d v, int w)
 {
-	if (w == 4) {
-		_mm256_storeu_pd(d, v);
-		return;
-	}
-	__m128d h = _mm256_castpd256_pd128(v);
-	if (w >= 2) {
-		_mm_storeu_pd(d, h);
-		h = _mm256_extractf128_pd(v, 1);
-		d += 2;
-		w -= 2;
-	}
-	if (w == 1)
-		_mm_store_sd(d, h);
+	store_f32((float *)d, _mm256_castpd_ps(v), 2 * w);
 }
 
 #define INLINE static inline __attribute__((always_inline))
@@ -104,80 +92,48 @@ INLINE void block_f64(const double *x, int64_t rs, int64_t l, int64_t r, int64_t
 	store_f64(o + 3 * r, _mm256_permute2f128_pd(t1, t3, 0x31), w);
 }
 
-/* Columns [0, kc) (kc a multiple of VW) of one sliver, rows [0, rv) of x
- * valid, r rows in all. Inlined with r and rv constant for the tiles' own
- * heights, where every branch below folds away. */
-#define SLIVER_BODY(T, VW)                                                             \
-	for (int64_t l = 0; l < kc; l += VW)                                          \
-		for (int64_t g = 0; g < r; g += VW) {                                 \
-			const int w = r - g < VW ? (int)(r - g) : VW;                 \
-			const int nv = rv - g < 0 ? 0 : rv - g < w ? (int)(rv - g) : w; \
-			block_##T(x, rs, l, r, g, w, nv, d);                          \
-		}
-
-INLINE void body_f32(int64_t rv, int64_t kc, const float *x, int64_t rs, int64_t r, float *d)
-{
-	SLIVER_BODY(f32, 8)
-}
-
-INLINE void body_f64(int64_t rv, int64_t kc, const double *x, int64_t rs, int64_t r, double *d)
-{
-	SLIVER_BODY(f64, 4)
-}
-
-/* One sliver: rows [0, rv) of x valid, r rows in all. */
-static void sliver_f32(int64_t rv, int64_t kc, const float *x, int64_t rs, int64_t r, float *d)
-{
-	const int64_t kv = kc / 8 * 8;
-	if (rv == r && r == 6)
-		body_f32(6, kv, x, rs, 6, d);
-	else if (rv == r && r == 8)
-		body_f32(8, kv, x, rs, 8, d);
-	else if (rv == r && r == 14)
-		body_f32(14, kv, x, rs, 14, d);
-	else if (rv == r && r == 16)
-		body_f32(16, kv, x, rs, 16, d);
-	else if (rv == r && r == 32)
-		body_f32(32, kv, x, rs, 32, d);
-	else
-		body_f32(rv, kv, x, rs, r, d);
-	for (int64_t l = kv; l < kc; l++)
-		for (int64_t i = 0; i < r; i++)
-			d[l * r + i] = i < rv ? x[i * rs + l] : 0.0f;
-}
-
-static void sliver_f64(int64_t rv, int64_t kc, const double *x, int64_t rs, int64_t r, double *d)
-{
-	const int64_t kv = kc / 4 * 4;
-	if (rv == r && r == 4)
-		body_f64(4, kv, x, rs, 4, d);
-	else if (rv == r && r == 6)
-		body_f64(6, kv, x, rs, 6, d);
-	else if (rv == r && r == 8)
-		body_f64(8, kv, x, rs, 8, d);
-	else if (rv == r && r == 24)
-		body_f64(24, kv, x, rs, 24, d);
-	else
-		body_f64(rv, kv, x, rs, r, d);
-	for (int64_t l = kv; l < kc; l++)
-		for (int64_t i = 0; i < r; i++)
-			d[l * r + i] = i < rv ? x[i * rs + l] : 0.0;
-}
-
-void gk_pack_t_f32_avx2(int64_t rows, int64_t kc, const float *x, int64_t rs, int64_t r,
-                        float *dst, int64_t ps)
-{
-	for (int64_t s = 0; s * r < rows; s++) {
-		const int64_t rv = rows - s * r < r ? rows - s * r : r;
-		sliver_f32(rv, kc, x + s * r * rs, rs, r, dst + s * ps);
+/*
+ * One sliver, rows [0, rv) of x valid, r rows in all: the columns in groups
+ * of VW by block_<T>, inlined with r and rv constant where the sliver is
+ * full and r is one of the tiles' own heights (MR of the AVX2 and AVX-512
+ * SGEMM and DGEMM tiles, NR for B stored by columns), so that every branch
+ * of the blocks folds away; the last kc % VW columns element by element.
+ */
+#define SLIVER(T, E, VW)                                                                   \
+	INLINE void body_##T(int64_t rv, int64_t kc, const E *x, int64_t rs, int64_t r, E *d) \
+	{                                                                                 \
+		for (int64_t l = 0; l < kc; l += VW)                                      \
+			for (int64_t g = 0; g < r; g += VW) {                             \
+				const int w = r - g < VW ? (int)(r - g) : VW;             \
+				const int nv = rv - g < 0 ? 0 : rv - g < w ? (int)(rv - g) : w; \
+				block_##T(x, rs, l, r, g, w, nv, d);                      \
+			}                                                                 \
+	}                                                                                 \
+	static void sliver_##T(int64_t rv, int64_t kc, const E *x, int64_t rs, int64_t r, E *d) \
+	{                                                                                 \
+		const int64_t kv = kc / VW * VW;                                          \
+		switch (rv == r ? r : 0) {                                                \
+		case 4: body_##T(4, kv, x, rs, 4, d); break;                              \
+		case 6: body_##T(6, kv, x, rs, 6, d); break;                              \
+		case 8: body_##T(8, kv, x, rs, 8, d); break;                              \
+		case 14: body_##T(14, kv, x, rs, 14, d); break;                           \
+		case 16: body_##T(16, kv, x, rs, 16, d); break;                           \
+		case 24: body_##T(24, kv, x, rs, 24, d); break;                           \
+		case 32: body_##T(32, kv, x, rs, 32, d); break;                           \
+		default: body_##T(rv, kv, x, rs, r, d);                                   \
+		}                                                                         \
+		for (int64_t l = kv; l < kc; l++)                                         \
+			for (int64_t i = 0; i < r; i++)                                   \
+				d[l * r + i] = i < rv ? x[i * rs + l] : (E)0;             \
+	}                                                                                 \
+	void gk_pack_t_##T##_avx2(int64_t rows, int64_t kc, const E *x, int64_t rs, int64_t r, \
+	                          E *dst, int64_t ps)                                     \
+	{                                                                                 \
+		for (int64_t s = 0; s * r < rows; s++) {                                  \
+			const int64_t rv = rows - s * r < r ? rows - s * r : r;           \
+			sliver_##T(rv, kc, x + s * r * rs, rs, r, dst + s * ps);          \
+		}                                                                         \
 	}
-}
 
-void gk_pack_t_f64_avx2(int64_t rows, int64_t kc, const double *x, int64_t rs, int64_t r,
-                        double *dst, int64_t ps)
-{
-	for (int64_t s = 0; s * r < rows; s++) {
-		const int64_t rv = rows - s * r < r ? rows - s * r : r;
-		sliver_f64(rv, kc, x + s * r * rs, rs, r, dst + s * ps);
-	}
-}
+SLIVER(f32, float, 8)
+SLIVER(f64, double, 4)
