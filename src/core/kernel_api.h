@@ -217,10 +217,13 @@ typedef void (*gk_regtile_f64_fn)(int64_t k, const double *restrict a, int64_t l
  * dst that nothing reads back soon: they then go to memory without being
  * read first and without evicting src from the caches. A kernel may ignore
  * it (it uses it only where dst's rows are aligned to its vectors); one that
- * uses it fences its stores before it returns.
+ * uses it fences its stores before it returns. GK_GF256_FAR (with either
+ * or none) says that src's rows come from beyond L2 (the caller's inputs
+ * are more than L2 holds): a kernel may request them ahead. A hint only.
  */
 #define GK_GF256_ACC 1
 #define GK_GF256_STREAM 2
+#define GK_GF256_FAR 4
 #define GK_GF256_MAX_ROWS 6
 #define GK_GF256_TBL_BYTES 32
 #define GK_GF256_AFFINE_BYTES 8
@@ -233,7 +236,7 @@ typedef void (*gk_gf256_dot_fn)(int64_t len, int64_t k, const uint8_t *restrict 
  * kernels' main loops then write whole lines). */
 static inline int gk_gf256_streams(int rows, uint8_t *const *dst, int64_t off, int acc)
 {
-	if (acc != GK_GF256_STREAM)
+	if ((acc & (GK_GF256_ACC | GK_GF256_STREAM)) != GK_GF256_STREAM)
 		return 0;
 	for (int r = 0; r < rows; r++)
 		if ((uintptr_t)(dst[r] + off) % 64 != 0)
