@@ -11,7 +11,8 @@
  *  - kernels: every gf_dot slot of every table (generic, avx2, avx512) and
  *    the GFNI slots, for every length 0..300 and large ones, all row counts
  *    1..6, k from 1 to 40, random offsets and pointer misalignment, acc = 0,
- *    1 and 2 (streaming stores, on aligned and unaligned rows): the output
+ *    1 and 2 (streaming stores, on aligned and unaligned rows), each also
+ *    with the GK_GF256_FAR hint, which must change nothing: the output
  *    must equal the reference byte for byte (memcmp), the
  *    bytes around it and the inputs must be unchanged; buffers placed against
  *    a PROT_NONE page on either side catch any read or write past an end;
@@ -232,7 +233,7 @@ static void check_call(const flavor *f, int rows, int64_t k, int64_t len, int64_
 		if (raw == NULL)
 			exit(2);
 		/* Streaming stores are taken where dst + off is on a line. */
-		const int line = acc == GK_GF256_STREAM && tu_next(rng) % 4 != 0;
+		const int line = (acc & ~GK_GF256_FAR) == GK_GF256_STREAM && tu_next(rng) % 4 != 0;
 		dbuf[r] = raw + (line ? (64 - off % 64) % 64 : (int64_t)(tu_next(rng) % 64));
 		memcpy(dbuf[r], dref[r], span);
 		for (int64_t i = off; i < off + len; i++) {
@@ -276,10 +277,14 @@ static void test_kernels(const flavor *fl, int nfl, tu_rng *rng)
 		/* every row count with every k of the list */
 		for (int rows = 1; rows <= GK_GF256_MAX_ROWS; rows++)
 			for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
-				for (int acc = 0; acc <= GK_GF256_STREAM; acc++)
+				for (int acc = 0; acc <= (GK_GF256_STREAM | GK_GF256_FAR); acc++) {
+					/* GK_GF256_FAR, a hint, must change no byte */
+					if ((acc & 3) == 3)
+						continue;
 					check_call(f, rows, ks[ki],
 					           lens[tu_next(rng) % (sizeof lens / sizeof lens[0])],
 					           (int64_t)(tu_next(rng) % 130), acc, rng);
+				}
 		/* large */
 		for (int rows = 1; rows <= GK_GF256_MAX_ROWS; rows++)
 			check_call(f, rows, 1 + (int64_t)(tu_next(rng) % 10),
@@ -326,7 +331,9 @@ static void test_guard_pages(const flavor *fl, int nfl, tu_rng *rng)
 			const int rows = 1 + (int)(tu_next(rng) % GK_GF256_MAX_ROWS);
 			const int64_t k = 1 + (int64_t)(tu_next(rng) % kmax);
 			const int at_end = (int)(len & 1);
-			const int acc = (int)(len % 3); /* 2: streaming stores asked for */
+			/* 2: streaming stores asked for; GK_GF256_FAR (requests ahead,
+			 * which must not fault past the page) on every seventh */
+			const int acc = (int)(len % 3) | (len % 7 == 0 ? GK_GF256_FAR : 0);
 			/* off = 0 with the row starting at the page start, or the row
 			 * ending at the page end; a nonzero off moves the row start
 			 * back so that byte off is where the data begins. */
