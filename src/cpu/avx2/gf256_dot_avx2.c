@@ -15,7 +15,7 @@
  * registers exactly (the empty asm statements keep GCC from reordering the
  * XORs into a form that needs a 17th and spills an accumulator). One or two
  * rows take four vectors (mad4: the decode of one or two lost shards, the
- * encode of 4+2: 1.02-1.10x two vectors on a Zen 5 core), 5 and 6 rows one
+ * encode of 4+2: 1.01-1.17x two vectors on a Zen 5 core), 5 and 6 rows one
  * vector per iteration. Without acc the first input's
  * products start the sums (no XOR into zero). Per 32 bytes of an input and
  * R rows: 2R VPSHUFB, 2R VPXOR and 3 operations for the nibble split, with
@@ -235,11 +235,17 @@ dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
 	}
 }
 
+/* Whether the inputs stream from L3 or memory (GK_GF256_PF_MIN above). */
+static inline int wants_pf(int64_t len, int acc)
+{
+	return len >= GK_GF256_PF_MIN || (acc & GK_GF256_FAR) != 0;
+}
+
 void gk_gf256_dot1_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	if (len >= GK_GF256_PF_MIN || (acc & GK_GF256_FAR))
+	if (wants_pf(len, acc))
 		dot_rows(1, 1, len, k, coef, src, dst, off, acc);
 	else
 		dot_rows(1, 0, len, k, coef, src, dst, off, acc);
@@ -249,7 +255,7 @@ void gk_gf256_dot2_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	if (len >= GK_GF256_PF_MIN || (acc & GK_GF256_FAR))
+	if (wants_pf(len, acc))
 		dot_rows(2, 1, len, k, coef, src, dst, off, acc);
 	else
 		dot_rows(2, 0, len, k, coef, src, dst, off, acc);
@@ -259,7 +265,7 @@ void gk_gf256_dot3_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	if (len >= GK_GF256_PF_MIN || (acc & GK_GF256_FAR))
+	if (wants_pf(len, acc))
 		dot_rows(3, 1, len, k, coef, src, dst, off, acc);
 	else
 		dot_rows(3, 0, len, k, coef, src, dst, off, acc);
@@ -269,7 +275,7 @@ void gk_gf256_dot4_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	if (len >= GK_GF256_PF_MIN || (acc & GK_GF256_FAR))
+	if (wants_pf(len, acc))
 		dot_rows(4, 1, len, k, coef, src, dst, off, acc);
 	else
 		dot_rows(4, 0, len, k, coef, src, dst, off, acc);
