@@ -7,7 +7,13 @@
  *            compare-and-swap that also checks the job's number, so a
  *            worker that arrives after its job has ended claims nothing
  *            and never touches the caller's data (the job and its argument
- *            live on the caller's stack)
+ *            live on the caller's stack). A new job closes the word (its
+ *            own number, no task left) before it writes its task count:
+ *            a worker still holding the last job's word, all of its tasks
+ *            claimed, could otherwise read the new, larger count, and its
+ *            swap on the unchanged word would claim tasks of the new job
+ *            before the job opens them (they ran twice, and the extra
+ *            finished tasks let the caller return while others still ran)
  *   done     tasks of the current job finished; waiters sleep on it
  * A thread holding a valid claim of job s knows that job s is still in
  * flight (its own task is not done), so it may read the job's description.
@@ -197,8 +203,9 @@ static void participate(uint32_t s, int slot)
 			return;
 		const uint32_t t = (uint32_t)v;
 		/* A total read here may be a later job's: job s has then ended,
-		 * and the claim below fails. */
-		if (t >= atomic_load_explicit(&pool.total, memory_order_relaxed))
+		 * and that job closed the claim word before it wrote the total
+		 * (release, read here with acquire), so the claim below fails. */
+		if (t >= atomic_load_explicit(&pool.total, memory_order_acquire))
 			return;
 		if (!atomic_compare_exchange_weak_explicit(&pool.claim, &v, v + 1, memory_order_acq_rel,
 		                                           memory_order_acquire))
@@ -428,9 +435,12 @@ static int pool_run(const gk_job *job)
 	}
 	const int nt = have + 1 < want ? have + 1 : want;
 	const uint32_t s = atomic_load_explicit(&pool.seq, memory_order_relaxed) + 1;
+	/* Closed first: no swap on the last job's word succeeds from here on
+	 * (see the top of this file). */
+	atomic_store_explicit(&pool.claim, (uint64_t)s << 32 | UINT32_MAX, memory_order_relaxed);
 	atomic_store_explicit(&pool.done, 0, memory_order_relaxed);
 	atomic_store_explicit(&pool.joined, 0, memory_order_relaxed);
-	atomic_store_explicit(&pool.total, (uint64_t)job->tasks, memory_order_relaxed);
+	atomic_store_explicit(&pool.total, (uint64_t)job->tasks, memory_order_release);
 	atomic_store_explicit(&pool.job, job, memory_order_relaxed);
 	atomic_store_explicit(&pool.threads, nt, memory_order_relaxed);
 	const int wake = job->work >= GK_POOL_WAKE_WORK ||
