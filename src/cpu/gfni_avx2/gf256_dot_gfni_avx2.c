@@ -16,7 +16,12 @@
  * VPXOR, against two VPSHUFB, two VPXOR and the nibble split of the table
  * kernels. Each iteration takes two 32-byte vectors of every input, so each
  * broadcast matrix serves 64 bytes: 2 x 6 accumulators, the two input
- * vectors, the matrix and one product fill the 16 YMM registers. The last
+ * vectors, the matrix and one product fill the 16 YMM registers. One or two
+ * rows of up to 8 inputs take four vectors (128 bytes a matrix) unless the
+ * driver says the inputs come from past L2 (GK_GF256_FAR): forced on a Zen 5
+ * core, 4+2 and 6+3 on 16-64 KiB shards 1.17-1.33x, 10+4 decode 1.22-1.25x;
+ * 4+2 on 1 MiB shards 0.91 without that exception
+ * (bench/results/2026-11-28-zen5-cpu/logs/gfni_avx2_rows12_ab.log). The last
  * len % 32 bytes go through a zero-padded copy on the stack, so nothing
  * outside [off, off + len) is touched.
  */
@@ -71,16 +76,55 @@ mad2(int rows, int first, const uint8_t *p, const uint8_t *c, int64_t mstride, _
 	}
 }
 
+/* mad2 on four vectors at p: s0..s3[r] ^= c(r, j) * them (set when first). */
+static inline __attribute__((always_inline)) void
+mad4(int rows, int first, const uint8_t *p, const uint8_t *c, int64_t mstride, __m256i (*s)[2])
+{
+	for (int v = 0; v < 4; v++) {
+		const __m256i x = _mm256_loadu_si256((const __m256i *)(p + v * VEC));
+		for (int r = 0; r < rows; r++) {
+			__m256i m = load_matrix(c + r * mstride);
+			GK_PIN(m);
+			s[v][r] = first ? mul(x, m) : _mm256_xor_si256(s[v][r], mul(x, m));
+			GK_PIN(s[v][r]);
+		}
+	}
+}
+
 static inline __attribute__((always_inline)) void
 dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
          const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
 {
 	const int64_t mstride = k * GK_GF256_AFFINE_BYTES;
 	const int nt = gk_gf256_streams(rows, dst, off, acc);
+	const int far = (acc & GK_GF256_FAR) != 0;
 	acc &= GK_GF256_ACC;
 	__m256i s[GK_GF256_MAX_ROWS];
 	int64_t i = off;
 	const int64_t end = off + len;
+	/* One or two rows of up to 8 inputs in cache: four vectors per input,
+	 * each matrix serving 128 bytes. */
+	if (rows <= 2 && k <= 8 && !far)
+		for (; i + 4 * VEC <= end; i += 4 * VEC) {
+			__m256i u[4][2];
+			int64_t j = 0;
+			const uint8_t *c = coef;
+			if (acc) {
+				for (int v = 0; v < 4; v++)
+					for (int r = 0; r < rows; r++)
+						u[v][r] = _mm256_loadu_si256((const __m256i *)(dst[r] + i + v * VEC));
+			} else {
+				mad4(rows, 1, src[0] + i, c, mstride, u);
+				j = 1;
+				c += GK_GF256_AFFINE_BYTES;
+			}
+			for (; j < k; j++, c += GK_GF256_AFFINE_BYTES)
+				mad4(rows, 0, src[j] + i, c, mstride, u);
+			__m256i s0[2] = {u[0][0], u[0][1]}, s1[2] = {u[1][0], u[1][1]};
+			__m256i s2[2] = {u[2][0], u[2][1]}, s3[2] = {u[3][0], u[3][1]};
+			gk_gf256_store2_256(rows, dst, i, s0, s1, nt);
+			gk_gf256_store2_256(rows, dst, i + 2 * VEC, s2, s3, nt);
+		}
 	for (; i + 2 * VEC <= end; i += 2 * VEC) {
 		__m256i s0[GK_GF256_MAX_ROWS], s1[GK_GF256_MAX_ROWS];
 		/* Without acc the first input's products start the sums: no
