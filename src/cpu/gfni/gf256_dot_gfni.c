@@ -45,6 +45,47 @@ static inline __m512i mul(__m512i x, __m512i a)
 	return _mm512_gf2p8affine_epi64_epi8(x, a, 0);
 }
 
+/* nv vectors (2 or 4) at i of every row: s[v][r] = (dst[r]'s when acc) ^
+ * the sum over j of c(r, j) * src[j]'s vector v, inputs in pairs, then
+ * stored. */
+static inline __attribute__((always_inline)) void
+step(int rows, int nv, int64_t i, int64_t k, int64_t mstride, const uint8_t *restrict coef,
+     const uint8_t *const *restrict src, uint8_t *const *restrict dst, int acc, int nt)
+{
+	__m512i s[4][GK_GF256_MAX_ROWS];
+	for (int v = 0; v < nv; v++)
+		for (int r = 0; r < rows; r++)
+			s[v][r] = acc ? _mm512_loadu_si512(dst[r] + i + v * VEC) : _mm512_setzero_si512();
+	int64_t j = 0;
+	for (; j + 2 <= k; j += 2) {
+		__m512i a[4], b[4];
+		for (int v = 0; v < nv; v++) {
+			a[v] = _mm512_loadu_si512(src[j] + i + v * VEC);
+			b[v] = _mm512_loadu_si512(src[j + 1] + i + v * VEC);
+		}
+		const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
+		for (int r = 0; r < rows; r++) {
+			const __m512i ma = load_matrix(c + r * mstride);
+			const __m512i mb = load_matrix(c + r * mstride + GK_GF256_AFFINE_BYTES);
+			for (int v = 0; v < nv; v++)
+				s[v][r] = xor3(s[v][r], mul(a[v], ma), mul(b[v], mb));
+		}
+	}
+	if (j < k) {
+		__m512i a[4];
+		for (int v = 0; v < nv; v++)
+			a[v] = _mm512_loadu_si512(src[j] + i + v * VEC);
+		const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
+		for (int r = 0; r < rows; r++) {
+			const __m512i ma = load_matrix(c + r * mstride);
+			for (int v = 0; v < nv; v++)
+				s[v][r] = _mm512_xor_si512(s[v][r], mul(a[v], ma));
+		}
+	}
+	for (int v = 0; v < nv; v += 2)
+		gk_gf256_store2_512(rows, dst, i + v * VEC, s[v], s[v + 1], nt);
+}
+
 static inline __attribute__((always_inline)) void
 dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
          const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
@@ -52,82 +93,17 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 	const int64_t mstride = k * GK_GF256_AFFINE_BYTES;
 	const int nt = gk_gf256_streams(rows, dst, off, acc);
 	acc &= GK_GF256_ACC;
-	__m512i s0[GK_GF256_MAX_ROWS], s1[GK_GF256_MAX_ROWS];
+	__m512i s0[GK_GF256_MAX_ROWS];
 	int64_t i = off;
 	const int64_t end = off + len;
 	/* One or two rows of up to 8 inputs: four vectors per input, each
 	 * matrix serving 256 bytes. (Past 8 inputs, four lines of each in
 	 * flight: 12+4 decode 0.86-1.0x.) */
 	if (rows <= 2 && k <= 8)
-		for (; i + 4 * VEC <= end; i += 4 * VEC) {
-			__m512i u0[2], u1[2], u2[2], u3[2];
-			for (int r = 0; r < rows; r++) {
-				u0[r] = acc ? _mm512_loadu_si512(dst[r] + i) : _mm512_setzero_si512();
-				u1[r] = acc ? _mm512_loadu_si512(dst[r] + i + VEC) : _mm512_setzero_si512();
-				u2[r] = acc ? _mm512_loadu_si512(dst[r] + i + 2 * VEC) : _mm512_setzero_si512();
-				u3[r] = acc ? _mm512_loadu_si512(dst[r] + i + 3 * VEC) : _mm512_setzero_si512();
-			}
-			int64_t j = 0;
-			for (; j + 2 <= k; j += 2) {
-				__m512i a[4], b[4];
-				for (int v = 0; v < 4; v++) {
-					a[v] = _mm512_loadu_si512(src[j] + i + v * VEC);
-					b[v] = _mm512_loadu_si512(src[j + 1] + i + v * VEC);
-				}
-				const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
-				for (int r = 0; r < rows; r++) {
-					const __m512i ma = load_matrix(c + r * mstride);
-					const __m512i mb = load_matrix(c + r * mstride + GK_GF256_AFFINE_BYTES);
-					u0[r] = xor3(u0[r], mul(a[0], ma), mul(b[0], mb));
-					u1[r] = xor3(u1[r], mul(a[1], ma), mul(b[1], mb));
-					u2[r] = xor3(u2[r], mul(a[2], ma), mul(b[2], mb));
-					u3[r] = xor3(u3[r], mul(a[3], ma), mul(b[3], mb));
-				}
-			}
-			if (j < k) {
-				const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
-				for (int r = 0; r < rows; r++) {
-					const __m512i ma = load_matrix(c + r * mstride);
-					u0[r] = _mm512_xor_si512(u0[r], mul(_mm512_loadu_si512(src[j] + i), ma));
-					u1[r] = _mm512_xor_si512(u1[r], mul(_mm512_loadu_si512(src[j] + i + VEC), ma));
-					u2[r] = _mm512_xor_si512(u2[r], mul(_mm512_loadu_si512(src[j] + i + 2 * VEC), ma));
-					u3[r] = _mm512_xor_si512(u3[r], mul(_mm512_loadu_si512(src[j] + i + 3 * VEC), ma));
-				}
-			}
-			gk_gf256_store2_512(rows, dst, i, u0, u1, nt);
-			gk_gf256_store2_512(rows, dst, i + 2 * VEC, u2, u3, nt);
-		}
-	for (; i + 2 * VEC <= end; i += 2 * VEC) {
-		for (int r = 0; r < rows; r++) {
-			s0[r] = acc ? _mm512_loadu_si512(dst[r] + i) : _mm512_setzero_si512();
-			s1[r] = acc ? _mm512_loadu_si512(dst[r] + i + VEC) : _mm512_setzero_si512();
-		}
-		int64_t j = 0;
-		for (; j + 2 <= k; j += 2) {
-			const __m512i a0 = _mm512_loadu_si512(src[j] + i);
-			const __m512i a1 = _mm512_loadu_si512(src[j] + i + VEC);
-			const __m512i b0 = _mm512_loadu_si512(src[j + 1] + i);
-			const __m512i b1 = _mm512_loadu_si512(src[j + 1] + i + VEC);
-			const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
-			for (int r = 0; r < rows; r++) {
-				const __m512i ma = load_matrix(c + r * mstride);
-				const __m512i mb = load_matrix(c + r * mstride + GK_GF256_AFFINE_BYTES);
-				s0[r] = xor3(s0[r], mul(a0, ma), mul(b0, mb));
-				s1[r] = xor3(s1[r], mul(a1, ma), mul(b1, mb));
-			}
-		}
-		if (j < k) {
-			const __m512i a0 = _mm512_loadu_si512(src[j] + i);
-			const __m512i a1 = _mm512_loadu_si512(src[j] + i + VEC);
-			const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
-			for (int r = 0; r < rows; r++) {
-				const __m512i ma = load_matrix(c + r * mstride);
-				s0[r] = _mm512_xor_si512(s0[r], mul(a0, ma));
-				s1[r] = _mm512_xor_si512(s1[r], mul(a1, ma));
-			}
-		}
-		gk_gf256_store2_512(rows, dst, i, s0, s1, nt);
-	}
+		for (; i + 4 * VEC <= end; i += 4 * VEC)
+			step(rows, 4, i, k, mstride, coef, src, dst, acc, nt);
+	for (; i + 2 * VEC <= end; i += 2 * VEC)
+		step(rows, 2, i, k, mstride, coef, src, dst, acc, nt);
 	if (nt)
 		_mm_sfence();
 	/* At most two more vectors, the last one partial: masked throughout. */
