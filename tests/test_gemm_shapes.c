@@ -33,15 +33,17 @@
 
 typedef tu_gemm_prob prob;
 
-static void prob_init(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_trans tb, int64_t m,
-                      int64_t n, int64_t k, double alpha, double beta, int sample, tu_rng *r)
+/* The problem, with ldb given (0: the least plus 0 to 2, at random). */
+static void prob_init_ldb(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_trans tb,
+                          int64_t m, int64_t n, int64_t k, double alpha, double beta, int sample,
+                          int64_t ldb, tu_rng *r)
 {
 	tu_gemm_prob_set(p, dt, layout, ta, tb, m, n, k, alpha, beta);
 	const int rm = layout == GK_ROW_MAJOR;
 	const int64_t ra = ta != GK_NO_TRANS ? k : m, ca = ta != GK_NO_TRANS ? m : k;
 	const int64_t rb = tb != GK_NO_TRANS ? n : k, cb = tb != GK_NO_TRANS ? k : n;
 	p->lda = (rm ? ca : ra) + (int64_t)(tu_next(r) % 3);
-	p->ldb = (rm ? cb : rb) + (int64_t)(tu_next(r) % 3);
+	p->ldb = ldb > 0 ? ldb : (rm ? cb : rb) + (int64_t)(tu_next(r) % 3);
 	p->ldc = (rm ? n : m) + (int64_t)(tu_next(r) % 3);
 	tu_gemm_prob_alloc(p, 0, r);
 	const size_t es = tu_esize(dt);
@@ -68,6 +70,12 @@ static void prob_init(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_tr
 	         dt == GK_DTYPE_F32 ? "f32" : "f64", rm ? "row" : "col",
 	         ta == GK_NO_TRANS ? 'N' : 'T', tb == GK_NO_TRANS ? 'N' : 'T', (long long)m,
 	         (long long)n, (long long)k, alpha, beta);
+}
+
+static void prob_init(prob *p, unsigned dt, gk_layout layout, gk_trans ta, gk_trans tb, int64_t m,
+                      int64_t n, int64_t k, double alpha, double beta, int sample, tu_rng *r)
+{
+	prob_init_ldb(p, dt, layout, ta, tb, m, n, k, alpha, beta, sample, 0, r);
 }
 
 /* The result in p->c against the reference; returns 1 when it is right. */
@@ -163,6 +171,20 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
 		          i == 3 ? GK_TRANS : GK_NO_TRANS, lop[i][0], lop[i][1], lop[i][2],
 		          alphas[i % 4], betas[i % 4], 1, r);
 		prob_check(&p, tu_gemm_prob_run(&p, i % 2 ? c1 : c2), "lopsided");
+		tu_gemm_prob_free(&p);
+	}
+	/* Few rows of a B whose rows lie a multiple of 4 KiB apart, n and k
+	 * past GK_BLOCKED_SKINNY_ALIAS_MIN: packed with the kernel sets whose
+	 * unpacked slivers are a line wide (AVX2: the GK_ARCH=avx2 run of this
+	 * test), else unpacked. Row major, A by rows and by columns. */
+	static const int64_t sk[][3] = {{7, 1000, 300}, {12, 500, 280}, {20, 400, 700}, {32, 300, 260}};
+	for (int i = 0; i < 8; i++) {
+		const int64_t *d = sk[i % 4];
+		const int64_t es = (int64_t)tu_esize(dt), ldb = (d[1] * es + 4095) / 4096 * 4096 / es;
+		prob p;
+		prob_init_ldb(&p, dt, GK_ROW_MAJOR, i >= 4 ? GK_TRANS : GK_NO_TRANS, GK_NO_TRANS, d[0],
+		              d[1], d[2], alphas[i % 4], betas[(i + 1) % 4], 1, ldb, r);
+		prob_check(&p, tu_gemm_prob_run(&p, i % 2 ? c1 : c2), "skinny, B rows 4 KiB apart");
 		tu_gemm_prob_free(&p);
 	}
 	gk_context_destroy(c1);

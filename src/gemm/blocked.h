@@ -45,6 +45,18 @@
 #define GK_BLOCKED_ALIAS_BYTES 2048
 #define GK_BLOCKED_ALIAS_MIN 64
 #define GK_BLOCKED_ALIAS_DEPTH 16
+/* A product of at most SKINNY rows, whatever its other sides, is packed
+ * for the same reason when n and k are at least SKINNY_ALIAS_MIN, the
+ * unpacked kernel's slivers are one line wide and more than one tile of
+ * rows reads each (blocked_choice_tmpl.h). Measured on a Zen 5 core call by
+ * call, packed against unpacked (bench/results/2026-11-28-zen5-skinny/):
+ * with the AVX2 kernels (slivers of one line, tiles of 6 rows) m = 7 to 32
+ * x 4096 x 4096 ran 0.98-1.46x (1.18-1.46x from 14 rows), m = 4 and 6
+ * (one tile) 0.71-0.84x; with the AVX-512 ones (slivers of four lines,
+ * whose first lines the kernel requests ahead) SGEMM 0.64-0.79x and
+ * DGEMM 0.74-1.23x (faster only from 24 rows and B rows 32 KiB apart):
+ * those stay unpacked. */
+#define GK_BLOCKED_SKINNY_ALIAS_MIN 256
 /* And when they lie a multiple of NEAR_BYTES apart (8 of L1's sets) with m,
  * n and k past NEAR_MIN: measured as above (2 runs), DGEMM 320^3, 384^3,
  * 448^3 (2.5, 3, 3.5 KiB) 28-34 -> 37-42, SGEMM 384^3 71-77 -> 76-80;

@@ -24,6 +24,21 @@ static inline int GK_FN(b_aliases)(const GK_ARGS *p)
 	       p->n > GK_BLOCKED_ALIAS_NEAR_MIN && p->k > GK_BLOCKED_ALIAS_NEAR_MIN;
 }
 
+/* Whether a product of few rows (m <= GK_BLOCKED_SKINNY, B by rows) is
+ * better packed because of B's row stride: its rows a multiple of
+ * ALIAS_BYTES apart, n and k at least SKINNY_ALIAS_MIN, the unpacked
+ * kernel's sliver one cache line wide and more than one tile of rows
+ * reading it (blocked.h). Read where they lie, the kc lines of a sliver
+ * then share one set of L1 and a few of L2, and each tile of rows after
+ * the first fetches the sliver from L3 again. */
+static inline int GK_FN(skinny_aliases)(const GK_ARGS *p)
+{
+	return p->cs_b == 1 && p->rs_b > 0 && p->n >= GK_BLOCKED_SKINNY_ALIAS_MIN &&
+	       p->k >= GK_BLOCKED_SKINNY_ALIAS_MIN &&
+	       p->rs_b * (int64_t)sizeof(GK_T) % GK_BLOCKED_ALIAS_BYTES == 0 &&
+	       p->kern->GK_UNR * (int64_t)sizeof(GK_T) <= 64 && p->m > p->kern->GK_UMR;
+}
+
 /* Whether p goes way 3 (matrix-vector shapes past the small ones). */
 static inline int GK_FN(way3)(const GK_ARGS *p)
 {
@@ -79,7 +94,8 @@ static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
 	 * rows. Packing would copy a whole operand to use it a few times. (Few
 	 * rows of a wide B by columns would need all of a kc block of B
 	 * repacked at once: packed, by pieces, then.) */
-	if (n <= GK_BLOCKED_THIN_COLS || (m <= GK_BLOCKED_SKINNY && p->cs_b == 1))
+	if (n <= GK_BLOCKED_THIN_COLS ||
+	    (m <= GK_BLOCKED_SKINNY && p->cs_b == 1 && !GK_FN(skinny_aliases)(p)))
 		return GK_FN(unpacked)(p, nt, kc);
 	return GK_FN(packed)(p, nt);
 }

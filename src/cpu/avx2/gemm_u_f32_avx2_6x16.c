@@ -63,6 +63,8 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 		acc[q] = _mm256_setzero_ps();
 #pragma GCC unroll 4
 	for (int64_t l = 0; l < k; l++) {
+		/* The same row's line of the next NR columns (kernel_api.h). */
+		_mm_prefetch((const char *)(b + NR), _MM_HINT_T0);
 		__m256 bv[2];
 #pragma GCC unroll 2
 		for (int v = 0; v < NV; v++)

@@ -52,6 +52,9 @@ static inline __attribute__((always_inline)) void step(const int MV, const int N
                                                        __mmask8 ml,
                                                        __mmask8 mh, __m512d *acc, __m256d *acch)
 {
+	/* The first line of the same row's next NR columns (kernel_api.h);
+	 * all four of them measured up to 20% slower where B is in cache. */
+	_mm_prefetch((const char *)(b + NR), _MM_HINT_T0);
 	const int NF = NV - HALF;
 	__m512d bv[NV_MAX];
 	__m256d bh = _mm256_setzero_pd();
