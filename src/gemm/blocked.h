@@ -49,13 +49,14 @@
  * for the same reason when n and k are at least SKINNY_ALIAS_MIN, the
  * unpacked kernel's slivers are one line wide and more than one tile of
  * rows reads each (blocked_choice_tmpl.h). Measured on a Zen 5 core call by
- * call, packed against unpacked (bench/results/2026-11-28-zen5-skinny/):
+ * call, packed against unpacked, m x 4096 x 4096
+ * (bench/results/2026-11-28-zen5-skinny/logs/skinny_packed_vs_unpacked.log):
  * with the AVX2 kernels (slivers of one line, tiles of 6 rows) m = 7 to 32
- * x 4096 x 4096 ran 0.98-1.46x (1.18-1.46x from 14 rows), m = 4 and 6
- * (one tile) 0.71-0.84x; with the AVX-512 ones (slivers of four lines,
- * whose first lines the kernel requests ahead) SGEMM 0.64-0.79x and
- * DGEMM 0.74-1.23x (faster only from 24 rows and B rows 32 KiB apart):
- * those stay unpacked. */
+ * ran 0.95-1.46x (1.13-1.46x from 16 rows), m = 4 and 6 (one tile)
+ * 0.74-0.90x; with the AVX-512 ones (slivers of four lines, whose first
+ * lines the kernel requests ahead) SGEMM 0.55-0.80x and DGEMM 0.50-1.25x
+ * (faster only from 24 rows, and not with rows 16 KiB apart): those stay
+ * unpacked. */
 #define GK_BLOCKED_SKINNY_ALIAS_MIN 256
 /* And when they lie a multiple of NEAR_BYTES apart (8 of L1's sets) with m,
  * n and k past NEAR_MIN: measured as above (2 runs), DGEMM 320^3, 384^3,
