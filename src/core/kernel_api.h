@@ -30,7 +30,11 @@
 #define GK_CPU_VPCLMULQDQ (1ull << 11)
 #define GK_CPU_AVX512VBMI (1ull << 12)
 
-/* y[0..n) += alpha * x[0..n); x and y unit-stride, need not be aligned. */
+/* y[0..n) += alpha * x[0..n); x and y unit-stride, need not be aligned.
+ * Every element gets the same operations wherever it lies in the call (one
+ * fused multiply-add where the set has FMA, a multiply and an add where
+ * not): the blocked driver's matrix-vector way cuts the columns by the
+ * thread count and relies on it for the same bits. */
 typedef void (*gk_axpy_f32_fn)(int64_t n, float alpha, const float *restrict x,
                                float *restrict y);
 typedef void (*gk_axpy_f64_fn)(int64_t n, double alpha, const double *restrict x,

@@ -122,13 +122,15 @@
 #define GK_BLOCKED_DOT_OFF_VECS 8
 /* The least depth from which the dot tiles may fetch A's rows ahead. */
 #define GK_BLOCKED_DOT_FETCH_K 256
-/* The axpy way goes through C in blocks of columns this many bytes wide:
- * their rows of C stay in L1, B is read once, and threads share the blocks.
- * Measured against the single-threaded i-k-j loop it replaces (Xeon with
- * AVX-512, median of 4 runs, SGEMM GFLOPS): 2 x 4096 x 4096 11.4 -> 14.0 on
- * one thread, 10.3 -> 18.8 on two; 1 x 4096 x 4096 the same within the
- * noise on one thread (11.1, 10.2), 10.0 -> 20.1 on two. */
-#define GK_BLOCKED_AXPY_BYTES 8192
+/* The axpy way goes through C in blocks of columns at most this many bytes
+ * wide: their rows of C stay in L1 or L2, B is read once, in runs this long
+ * along its rows. Each thread takes one run of columns, at least AXPY_RUN
+ * bytes wide. Blocks of 8 KiB took B's rows in pieces that each started the
+ * hardware prefetchers again: on a Zen 5 core, 1 x 4096 x 4096 ran 1.57-1.69x
+ * faster in blocks of 32 KiB (whole rows; 2 x 4096 x 4096 SGEMM 1.64x), and
+ * smaller products the same (bench/results/2026-11-28-zen5-gemv/). */
+#define GK_BLOCKED_AXPY_BYTES 32768
+#define GK_BLOCKED_AXPY_RUN 4096
 /* Unpacked too (way 1), whatever m and k, up to this many columns of C:
  * 4096 x 64 x 4096 runs 20% faster than packed, 1000 x 8 x 1000 twice. */
 #define GK_BLOCKED_THIN_COLS 64

@@ -232,10 +232,11 @@ static gk_status GK_FN(ksplit)(const GK_ARGS *p, int nt, int64_t kc, int64_t gro
 /*
  * Columns [j0, j1) of C = beta C + alpha A B for a C of a row or two and
  * B's rows contiguous: axpys along the rows of B, each added into every row
- * of C, so that B is read once. The columns go in blocks of
- * GK_BLOCKED_AXPY_BYTES, whose rows of C stay in L1 while all of k passes;
- * j0 is on a block boundary, so every element is in the same place of the
- * same block, and gets the same bits, whichever thread computes it.
+ * of C, so that B is read once. The columns go in blocks of at most
+ * GK_BLOCKED_AXPY_BYTES, whose rows of C stay in L1 or L2 while all of k
+ * passes. Each element gets the same operations in the same order wherever
+ * it lies (the axpy contract, kernel_api.h): the same bits whichever thread
+ * computes it, however the columns are cut.
  */
 static void GK_FN(axpy_cols)(const GK_ARGS *p, int64_t j0, int64_t j1)
 {
@@ -260,8 +261,8 @@ static void GK_FN(axpy_cols)(const GK_ARGS *p, int64_t j0, int64_t j1)
 	}
 }
 
-/* Way 3 on several threads: tasks runs of column blocks (axpy) or of rows
- * (dot products). */
+/* Way 3 on several threads: tasks runs of columns (axpy) or of rows (dot
+ * products). */
 typedef struct {
 	const GK_ARGS *p;
 	int64_t tasks;
@@ -274,22 +275,23 @@ static void GK_FN(axpy_task)(void *arg, int64_t t, int slot)
 	(void)slot;
 	const GK_FN(vjob) *v = arg;
 	int64_t j0, j1;
-	gk_gemm_range(v->p->n, GK_BLOCKED_AXPY_BYTES / (int64_t)sizeof(GK_T), t, v->tasks, &j0, &j1);
+	gk_gemm_range(v->p->n, 64 / (int64_t)sizeof(GK_T), t, v->tasks, &j0, &j1);
 	if (j1 > j0)
 		GK_FN(axpy_cols)(v->p, j0, j1);
 }
 
-/* A C of a row or two: the threads take runs of the column blocks. */
+/* A C of a row or two: one run of whole cache lines of columns per thread,
+ * each at least GK_BLOCKED_AXPY_RUN bytes, so that every thread reads its
+ * part of each row of B in one stretch. */
 static gk_status GK_FN(axpy_path)(const GK_ARGS *p, int nt)
 {
-	const int64_t w = GK_BLOCKED_AXPY_BYTES / (int64_t)sizeof(GK_T);
-	const int64_t nb = (p->n + w - 1) / w;
-	if (nt > nb)
-		nt = (int)nb;
+	const int64_t runs = p->n * (int64_t)sizeof(GK_T) / GK_BLOCKED_AXPY_RUN;
+	if (nt > runs)
+		nt = runs < 1 ? 1 : (int)runs;
 	if (nt == 1) {
 		GK_FN(axpy_cols)(p, 0, p->n);
 	} else {
-		GK_FN(vjob) v = {p, GK_FN(ntasks)(nt, nb), NULL, 0};
+		GK_FN(vjob) v = {p, nt, NULL, 0};
 		gk_pool_run(&(gk_job){.run = GK_FN(axpy_task), .arg = &v, .tasks = v.tasks, .threads = nt,
 		                      .work = (double)p->m * (double)p->n * (double)p->k});
 	}

@@ -1,6 +1,7 @@
 /*
  * level1_avx2.c - axpy and dot with AVX2 + FMA (8 floats / 4 doubles a
- * register). Unaligned loads; the tail is done in scalar code.
+ * register). Unaligned loads; the tail is done in scalar code, one fused
+ * multiply-add per element as in the vectors (kernel_api.h).
  * Flags: -mavx2 -mfma (this folder).
  */
 #include <immintrin.h>
@@ -17,7 +18,7 @@ void gk_axpy_f32_avx2(int64_t n, float alpha, const float *restrict x, float *re
 		_mm256_storeu_ps(y + i + 8, y1);
 	}
 	for (; i < n; i++)
-		y[i] += alpha * x[i];
+		y[i] = __builtin_fmaf(alpha, x[i], y[i]);
 }
 
 void gk_axpy_f64_avx2(int64_t n, double alpha, const double *restrict x, double *restrict y)
@@ -31,7 +32,7 @@ void gk_axpy_f64_avx2(int64_t n, double alpha, const double *restrict x, double 
 		_mm256_storeu_pd(y + i + 4, y1);
 	}
 	for (; i < n; i++)
-		y[i] += alpha * x[i];
+		y[i] = __builtin_fma(alpha, x[i], y[i]);
 }
 
 static float hsum256_ps(__m256 v)
