@@ -3,7 +3,8 @@
  * isolation, against a long-double reference.
  *
  * For each table (generic, avx2, avx512; one the CPU lacks is skipped with a
- * message) and each slot (axpy_f32/f64, dot_f32/f64):
+ * message) and each slot (axpy_f32/f64, dot_f32/f64; axpy4 against four
+ * calls of axpy, bit for bit):
  *  - every length 0..300 and a few large ones, x and y at different element
  *    offsets from a 64-byte boundary (0..15), every pair of offsets for two
  *    lengths;
@@ -270,6 +271,48 @@ static void fenced_vectors(const gk_kernels *t, int slot, fenced *fx, fenced *fy
 	       tu_failed == failed ? "ok" : "FAILED");
 }
 
+/* axpy4 (kernel_api.h): for lengths 0..300 and a few large ones, at
+ * element offsets 0..15, with rows of x ldx apart: bit for bit the four
+ * axpy calls of the same table in order, and nothing of y outside [0, n)
+ * written. */
+static void check_axpy4(const gk_kernels *t, unsigned dt, tu_rng *r)
+{
+	const size_t es = dt == GK_DTYPE_F32 ? sizeof(float) : sizeof(double);
+	static const int64_t big[] = {1000, 4099, 20000};
+	for (int64_t q = 0; q < 301 + 3; q++) {
+		const int64_t n = q < 301 ? q : big[q - 301];
+		const int64_t off = (int64_t)(tu_next(r) % 16), ldx = n + (int64_t)(tu_next(r) % 5);
+		const int64_t guard = 16;
+		char *x = tu_xmalloc((size_t)(4 * ldx + n + off + 1) * es);
+		char *y = tu_xmalloc((size_t)(n + off + 2 * guard) * es);
+		char *z = tu_xmalloc((size_t)(n + off + 2 * guard) * es);
+		fill(dt, x, (size_t)(4 * ldx + n + off + 1), r);
+		fill(dt, y, (size_t)(n + off + 2 * guard), r);
+		memcpy(z, y, (size_t)(n + off + 2 * guard) * es);
+		char *xs = x + off * es, *ys = y + (guard + off) * es, *zs = z + (guard + off) * es;
+		if (dt == GK_DTYPE_F32) {
+			const float al[4] = {(float)tu_uniform(r), (float)tu_uniform(r), (float)tu_uniform(r),
+			                     (float)tu_uniform(r)};
+			t->axpy4_f32(n, al, (const float *)xs, ldx, (float *)ys);
+			for (int k = 0; k < 4; k++)
+				t->axpy_f32(n, al[k], (const float *)xs + k * ldx, (float *)zs);
+		} else {
+			const double al[4] = {tu_uniform(r), tu_uniform(r), tu_uniform(r), tu_uniform(r)};
+			t->axpy4_f64(n, al, (const double *)xs, ldx, (double *)ys);
+			for (int k = 0; k < 4; k++)
+				t->axpy_f64(n, al[k], (const double *)xs + k * ldx, (double *)zs);
+		}
+		TU_CHECK(memcmp(y, z, (size_t)(n + off + 2 * guard) * es) == 0,
+		         "%s axpy4_%s n=%lld offset %lld ldx %lld: not the bits of four axpys, or wrote "
+		         "outside y",
+		         t->name, dt == GK_DTYPE_F32 ? "f32" : "f64", (long long)n, (long long)off,
+		         (long long)ldx);
+		free(x);
+		free(y);
+		free(z);
+	}
+}
+
 int main(void)
 {
 	tu_rng r;
@@ -315,6 +358,11 @@ int main(void)
 		         "table %s has an empty slot", names[i]);
 		if (!(t->axpy_f32 && t->axpy_f64 && t->dot_f32 && t->dot_f64))
 			continue;
+		TU_CHECK(t->axpy4_f32 && t->axpy4_f64, "table %s has no axpy4", names[i]);
+		if (t->axpy4_f32 && t->axpy4_f64) {
+			check_axpy4(t, GK_DTYPE_F32, &r);
+			check_axpy4(t, GK_DTYPE_F64, &r);
+		}
 		for (int slot = 0; slot < 4; slot++) {
 			lengths_and_offsets(t, slot, &r);
 			if (fences)

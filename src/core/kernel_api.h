@@ -39,6 +39,14 @@ typedef void (*gk_axpy_f32_fn)(int64_t n, float alpha, const float *restrict x,
                                float *restrict y);
 typedef void (*gk_axpy_f64_fn)(int64_t n, double alpha, const double *restrict x,
                                double *restrict y);
+/* y[0..n) += alpha[0] * x[0..n) + ... + alpha[3] * x[3 ldx..3 ldx + n):
+ * four axpys in that order, one pass over y (the same operations on every
+ * element as the four calls of the axpy slot: the same bits). Reading four
+ * rows of a matrix at once keeps four streams from memory in flight. */
+typedef void (*gk_axpy4_f32_fn)(int64_t n, const float *restrict alpha, const float *restrict x,
+                                int64_t ldx, float *restrict y);
+typedef void (*gk_axpy4_f64_fn)(int64_t n, const double *restrict alpha,
+                                const double *restrict x, int64_t ldx, double *restrict y);
 /* sum of x[i] * y[i] for i < n; unit-stride, need not be aligned. */
 typedef float (*gk_dot_f32_fn)(int64_t n, const float *restrict x, const float *restrict y);
 typedef double (*gk_dot_f64_fn)(int64_t n, const double *restrict x, const double *restrict y);
@@ -262,6 +270,8 @@ typedef struct gk_kernels {
 	uint64_t requires;  /* GK_CPU_* bits the CPU (and OS) must have */
 	gk_axpy_f32_fn axpy_f32;
 	gk_axpy_f64_fn axpy_f64;
+	gk_axpy4_f32_fn axpy4_f32;
+	gk_axpy4_f64_fn axpy4_f64;
 	gk_dot_f32_fn dot_f32;
 	gk_dot_f64_fn dot_f64;
 	gk_gemm_f32_fn gemm_f32; /* GEMM microkernels and their tile shapes */

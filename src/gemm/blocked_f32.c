@@ -11,6 +11,7 @@
 #define GK_UNR gemm_u_f32_nr
 #define GK_UVW gemm_u_f32_vw
 #define GK_AXPY axpy_f32
+#define GK_AXPY4 axpy4_f32
 #define GK_DOT dot_f32
 #define GK_DKR gemm_d_f32
 #define GK_DKR_FN gk_gemm_d_f32_fn

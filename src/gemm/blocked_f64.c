@@ -11,6 +11,7 @@
 #define GK_UNR gemm_u_f64_nr
 #define GK_UVW gemm_u_f64_vw
 #define GK_AXPY axpy_f64
+#define GK_AXPY4 axpy4_f64
 #define GK_DOT dot_f64
 #define GK_DKR gemm_d_f64
 #define GK_DKR_FN gk_gemm_d_f64_fn

@@ -252,7 +252,20 @@ static void GK_FN(axpy_cols)(const GK_ARGS *p, int64_t j0, int64_t j1)
 				for (int64_t j = 0; j < nv; j++)
 					ci[j] *= p->beta;
 		}
-		for (int64_t l = 0; l < p->k; l++) {
+		/* Four rows of B at a time: four streams from memory in flight
+		 * and one pass over C's row per four (the same operations on each
+		 * element as four axpys: the same bits). */
+		int64_t l = 0;
+		for (; l + 4 <= p->k; l += 4) {
+			const GK_T *bl = p->b + l * p->rs_b + jb;
+			for (int64_t i = 0; i < p->m; i++) {
+				const GK_T *ai = p->a + i * p->rs_a + l * p->cs_a;
+				const GK_T al[4] = {p->alpha * ai[0], p->alpha * ai[p->cs_a],
+				                    p->alpha * ai[2 * p->cs_a], p->alpha * ai[3 * p->cs_a]};
+				p->kern->GK_AXPY4(nv, al, bl, p->rs_b, p->c + i * p->rs_c + jb);
+			}
+		}
+		for (; l < p->k; l++) {
 			const GK_T *bl = p->b + l * p->rs_b + jb;
 			for (int64_t i = 0; i < p->m; i++)
 				p->kern->GK_AXPY(nv, p->alpha * p->a[i * p->rs_a + l * p->cs_a], bl,

@@ -57,6 +57,8 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	t->requires = GK_CPU_AVX | GK_CPU_AVX2 | GK_CPU_FMA;
 	t->axpy_f32 = check_axpy_f32;
 	t->axpy_f64 = check_axpy_f64;
+	t->axpy4_f32 = gk_axpy4_f32_avx2;
+	t->axpy4_f64 = gk_axpy4_f64_avx2;
 	t->dot_f32 = check_dot_f32;
 	t->dot_f64 = check_dot_f64;
 	t->gemm_f32 = check_gemm_f32;

@@ -5,6 +5,10 @@
 
 void gk_axpy_f32_avx512(int64_t n, float alpha, const float *restrict x, float *restrict y);
 void gk_axpy_f64_avx512(int64_t n, double alpha, const double *restrict x, double *restrict y);
+void gk_axpy4_f32_avx512(int64_t n, const float *restrict alpha, const float *restrict x,
+                         int64_t ldx, float *restrict y);
+void gk_axpy4_f64_avx512(int64_t n, const double *restrict alpha, const double *restrict x,
+                         int64_t ldx, double *restrict y);
 float gk_dot_f32_avx512(int64_t n, const float *restrict x, const float *restrict y);
 double gk_dot_f64_avx512(int64_t n, const double *restrict x, const double *restrict y);
 

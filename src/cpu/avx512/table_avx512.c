@@ -86,6 +86,8 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	              GK_CPU_AVX512DQ | GK_CPU_AVX512BW | GK_CPU_AVX512VL;
 	t->axpy_f32 = check_axpy_f32;
 	t->axpy_f64 = check_axpy_f64;
+	t->axpy4_f32 = gk_axpy4_f32_avx512;
+	t->axpy4_f64 = gk_axpy4_f64_avx512;
 	t->dot_f32 = check_dot_f32;
 	t->dot_f64 = check_dot_f64;
 	t->gemm_f32 = check_gemm_f32;

@@ -18,6 +18,28 @@ void gk_axpy_f64_generic(int64_t n, double alpha, const double *restrict x, doub
 		y[i] += alpha * x[i];
 }
 
+void gk_axpy4_f32_generic(int64_t n, const float *restrict alpha, const float *restrict x,
+                          int64_t ldx, float *restrict y)
+{
+	for (int64_t i = 0; i < n; i++) {
+		float v = y[i];
+		for (int q = 0; q < 4; q++)
+			v += alpha[q] * x[q * ldx + i];
+		y[i] = v;
+	}
+}
+
+void gk_axpy4_f64_generic(int64_t n, const double *restrict alpha, const double *restrict x,
+                          int64_t ldx, double *restrict y)
+{
+	for (int64_t i = 0; i < n; i++) {
+		double v = y[i];
+		for (int q = 0; q < 4; q++)
+			v += alpha[q] * x[q * ldx + i];
+		y[i] = v;
+	}
+}
+
 /* Four partial sums: the same summation tree for every length, and the
  * compiler may keep them in vector lanes. */
 float gk_dot_f32_generic(int64_t n, const float *restrict x, const float *restrict y)

@@ -29,6 +29,8 @@ void gk_kernels_init_generic(gk_kernels *t)
 	t->requires = 0;
 	t->axpy_f32 = check_axpy_f32;
 	t->axpy_f64 = check_axpy_f64;
+	t->axpy4_f32 = gk_axpy4_f32_generic;
+	t->axpy4_f64 = gk_axpy4_f64_generic;
 	t->dot_f32 = check_dot_f32;
 	t->dot_f64 = check_dot_f64;
 	t->gemm_f32 = check_gemm_f32;
