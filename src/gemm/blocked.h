@@ -128,7 +128,9 @@
  * bytes wide. Blocks of 8 KiB took B's rows in pieces that each started the
  * hardware prefetchers again: on a Zen 5 core, 1 x 4096 x 4096 ran 1.57-1.69x
  * faster in blocks of 32 KiB (whole rows; 2 x 4096 x 4096 SGEMM 1.64x), and
- * smaller products the same (bench/results/2026-11-28-zen5-gemv/). */
+ * smaller products the same; 64 and 128 KiB gained 0-8% more on 1 x 20000 x
+ * 3000, and runs of 1 KiB per thread lost up to half on 2 x 800 x 700 on two
+ * threads (bench/results/2026-11-28-zen5-gemv/). */
 #define GK_BLOCKED_AXPY_BYTES 32768
 #define GK_BLOCKED_AXPY_RUN 4096
 /* Unpacked too (way 1), whatever m and k, up to this many columns of C:
