@@ -5,6 +5,7 @@
  * Flags: -mavx2 -mfma (this folder).
  */
 #include <immintrin.h>
+#include "axpy4_body.h"
 #include "kernels_avx2.h"
 
 void gk_axpy_f32_avx2(int64_t n, float alpha, const float *restrict x, float *restrict y)
@@ -35,49 +36,25 @@ void gk_axpy_f64_avx2(int64_t n, double alpha, const double *restrict x, double 
 		y[i] = __builtin_fma(alpha, x[i], y[i]);
 }
 
-void gk_axpy4_f32_avx2(int64_t n, const float *restrict alpha, const float *restrict x,
-                       int64_t ldx, float *restrict y)
-{
-	const __m256 a0 = _mm256_set1_ps(alpha[0]), a1 = _mm256_set1_ps(alpha[1]);
-	const __m256 a2 = _mm256_set1_ps(alpha[2]), a3 = _mm256_set1_ps(alpha[3]);
-	const float *x1 = x + ldx, *x2 = x + 2 * ldx, *x3 = x + 3 * ldx;
-	int64_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		__m256 v = _mm256_fmadd_ps(a0, _mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i));
-		v = _mm256_fmadd_ps(a1, _mm256_loadu_ps(x1 + i), v);
-		v = _mm256_fmadd_ps(a2, _mm256_loadu_ps(x2 + i), v);
-		v = _mm256_fmadd_ps(a3, _mm256_loadu_ps(x3 + i), v);
-		_mm256_storeu_ps(y + i, v);
+/* axpy4 for one element type (kernel_api.h): per vector of y, four rows of
+ * x by one FMA chain in their order; the tail by scalar fused multiply-adds,
+ * the same operation. */
+#define AXPY4_AVX2(T, VT, W, SET1, LOAD, STORE, FMA, SFMA, name)                       \
+	void name(int64_t n, const T *restrict alpha, const T *restrict x, int64_t ldx,  \
+	          T *restrict y)                                                         \
+	{                                                                                \
+		GK_AXPY4_BODY(T, VT, W, SET1, LOAD, STORE, FMA)                          \
+		for (; i < n; i++) {                                                     \
+			T v = SFMA(alpha[0], x[i], y[i]);                                \
+			v = SFMA(alpha[1], x1[i], v);                                    \
+			v = SFMA(alpha[2], x2[i], v);                                    \
+			y[i] = SFMA(alpha[3], x3[i], v);                                 \
+		}                                                                        \
 	}
-	for (; i < n; i++) {
-		float v = __builtin_fmaf(alpha[0], x[i], y[i]);
-		v = __builtin_fmaf(alpha[1], x1[i], v);
-		v = __builtin_fmaf(alpha[2], x2[i], v);
-		y[i] = __builtin_fmaf(alpha[3], x3[i], v);
-	}
-}
-
-void gk_axpy4_f64_avx2(int64_t n, const double *restrict alpha, const double *restrict x,
-                       int64_t ldx, double *restrict y)
-{
-	const __m256d a0 = _mm256_set1_pd(alpha[0]), a1 = _mm256_set1_pd(alpha[1]);
-	const __m256d a2 = _mm256_set1_pd(alpha[2]), a3 = _mm256_set1_pd(alpha[3]);
-	const double *x1 = x + ldx, *x2 = x + 2 * ldx, *x3 = x + 3 * ldx;
-	int64_t i = 0;
-	for (; i + 4 <= n; i += 4) {
-		__m256d v = _mm256_fmadd_pd(a0, _mm256_loadu_pd(x + i), _mm256_loadu_pd(y + i));
-		v = _mm256_fmadd_pd(a1, _mm256_loadu_pd(x1 + i), v);
-		v = _mm256_fmadd_pd(a2, _mm256_loadu_pd(x2 + i), v);
-		v = _mm256_fmadd_pd(a3, _mm256_loadu_pd(x3 + i), v);
-		_mm256_storeu_pd(y + i, v);
-	}
-	for (; i < n; i++) {
-		double v = __builtin_fma(alpha[0], x[i], y[i]);
-		v = __builtin_fma(alpha[1], x1[i], v);
-		v = __builtin_fma(alpha[2], x2[i], v);
-		y[i] = __builtin_fma(alpha[3], x3[i], v);
-	}
-}
+AXPY4_AVX2(float, __m256, 8, _mm256_set1_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_fmadd_ps,
+           __builtin_fmaf, gk_axpy4_f32_avx2)
+AXPY4_AVX2(double, __m256d, 4, _mm256_set1_pd, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_fmadd_pd,
+           __builtin_fma, gk_axpy4_f64_avx2)
 
 static float hsum256_ps(__m256 v)
 {

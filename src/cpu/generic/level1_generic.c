@@ -18,27 +18,21 @@ void gk_axpy_f64_generic(int64_t n, double alpha, const double *restrict x, doub
 		y[i] += alpha * x[i];
 }
 
-void gk_axpy4_f32_generic(int64_t n, const float *restrict alpha, const float *restrict x,
-                          int64_t ldx, float *restrict y)
-{
-	for (int64_t i = 0; i < n; i++) {
-		float v = y[i];
-		for (int q = 0; q < 4; q++)
-			v += alpha[q] * x[q * ldx + i];
-		y[i] = v;
+/* axpy4 for one element type: y[i] gets the four products added in order,
+ * each a multiply and an add, as four calls of axpy. */
+#define AXPY4_GENERIC(T, name)                                                         \
+	void name(int64_t n, const T *restrict alpha, const T *restrict x, int64_t ldx,  \
+	          T *restrict y)                                                         \
+	{                                                                                \
+		for (int64_t i = 0; i < n; i++) {                                        \
+			T v = y[i];                                                      \
+			for (int q = 0; q < 4; q++)                                      \
+				v += alpha[q] * x[q * ldx + i];                          \
+			y[i] = v;                                                        \
+		}                                                                        \
 	}
-}
-
-void gk_axpy4_f64_generic(int64_t n, const double *restrict alpha, const double *restrict x,
-                          int64_t ldx, double *restrict y)
-{
-	for (int64_t i = 0; i < n; i++) {
-		double v = y[i];
-		for (int q = 0; q < 4; q++)
-			v += alpha[q] * x[q * ldx + i];
-		y[i] = v;
-	}
-}
+AXPY4_GENERIC(float, gk_axpy4_f32_generic)
+AXPY4_GENERIC(double, gk_axpy4_f64_generic)
 
 /* Four partial sums: the same summation tree for every length, and the
  * compiler may keep them in vector lanes. */
