@@ -104,6 +104,8 @@ void bench_report_finish(bench_report *r)
 	r->md_buf = NULL;
 }
 
+static void put_quoted(FILE *f, const char *s);
+
 void bench_md_header(bench_report *r, FILE *f)
 {
 	gk_info info;
@@ -111,7 +113,14 @@ void bench_md_header(bench_report *r, FILE *f)
 	struct utsname u;
 	memset(&u, 0, sizeof u);
 	uname(&u);
-	fprintf(f, "# gemmkit bench --suite %s\n\n", r->suite);
+	/* The command as given, and the suite whose settings it ran with
+	 * (options such as --shapes replace some of them). */
+	fprintf(f, "# gemmkit");
+	for (int i = 0; i < r->argc; i++) {
+		fputc(' ', f);
+		put_quoted(f, r->argv[i]);
+	}
+	fprintf(f, "\n\nSuite: %s.\n\n", r->suite);
 	fprintf(f, "- Machine: %s, %ld logical CPUs (%s %s %s)\n", info.cpu_name, sysconf(_SC_NPROCESSORS_ONLN),
 	        u.sysname, u.release, u.machine);
 	fprintf(f, "- Date: %s; total time %.0f s\n", r->date, bench_report_wall(r));

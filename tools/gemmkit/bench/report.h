@@ -42,7 +42,8 @@ void bench_report_close(bench_report *r, FILE *f, const char *name);
 /* The Markdown to stdout and DIR/results.md; frees it. */
 void bench_report_finish(bench_report *r);
 
-/* The report's first lines: "# gemmkit bench --suite NAME", the machine,
+/* The report's first lines: "# gemmkit bench ARGS" (the command as given)
+ * and the suite, the machine,
  * the date and total time, gemmkit's version and CPU kernel set. */
 void bench_md_header(bench_report *r, FILE *f);
 
