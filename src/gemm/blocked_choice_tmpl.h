@@ -7,6 +7,12 @@
 
 /* ---- the choice -------------------------------------------------------- */
 
+/* Whether B's rows are contiguous and lie a multiple of q bytes apart. */
+static inline int GK_FN(b_rows_apart)(const GK_ARGS *p, int64_t q)
+{
+	return p->cs_b == 1 && p->rs_b > 0 && p->rs_b * (int64_t)sizeof(GK_T) % q == 0;
+}
+
 /* Whether a small product is better packed because of B's row stride
  * (blocked.h, GK_BLOCKED_ALIAS_*): its rows, read where they lie, a
  * multiple of ALIAS_BYTES apart (or of ALIAS_NEAR_BYTES, for larger
@@ -14,14 +20,14 @@
  * From the shape and strides alone. */
 static inline int GK_FN(b_aliases)(const GK_ARGS *p)
 {
-	if (p->cs_b != 1 || p->rs_b <= 0 || p->m <= GK_BLOCKED_ALIAS_MIN ||
-	    p->n <= GK_BLOCKED_ALIAS_MIN || p->k < GK_BLOCKED_ALIAS_DEPTH)
+	if (p->m <= GK_BLOCKED_ALIAS_MIN || p->n <= GK_BLOCKED_ALIAS_MIN ||
+	    p->k < GK_BLOCKED_ALIAS_DEPTH)
 		return 0;
-	const int64_t bytes = p->rs_b * (int64_t)sizeof(GK_T);
-	if (bytes % GK_BLOCKED_ALIAS_BYTES == 0)
+	if (GK_FN(b_rows_apart)(p, GK_BLOCKED_ALIAS_BYTES))
 		return 1;
-	return bytes % GK_BLOCKED_ALIAS_NEAR_BYTES == 0 && p->m > GK_BLOCKED_ALIAS_NEAR_MIN &&
-	       p->n > GK_BLOCKED_ALIAS_NEAR_MIN && p->k > GK_BLOCKED_ALIAS_NEAR_MIN;
+	return GK_FN(b_rows_apart)(p, GK_BLOCKED_ALIAS_NEAR_BYTES) &&
+	       p->m > GK_BLOCKED_ALIAS_NEAR_MIN && p->n > GK_BLOCKED_ALIAS_NEAR_MIN &&
+	       p->k > GK_BLOCKED_ALIAS_NEAR_MIN;
 }
 
 /* Whether a product of few rows (m <= GK_BLOCKED_SKINNY, B by rows) is
@@ -33,9 +39,8 @@ static inline int GK_FN(b_aliases)(const GK_ARGS *p)
  * the first fetches the sliver from L3 again. */
 static inline int GK_FN(skinny_aliases)(const GK_ARGS *p)
 {
-	return p->cs_b == 1 && p->rs_b > 0 && p->n >= GK_BLOCKED_SKINNY_ALIAS_MIN &&
-	       p->k >= GK_BLOCKED_SKINNY_ALIAS_MIN &&
-	       p->rs_b * (int64_t)sizeof(GK_T) % GK_BLOCKED_ALIAS_BYTES == 0 &&
+	return p->n >= GK_BLOCKED_SKINNY_ALIAS_MIN && p->k >= GK_BLOCKED_SKINNY_ALIAS_MIN &&
+	       GK_FN(b_rows_apart)(p, GK_BLOCKED_ALIAS_BYTES) &&
 	       p->kern->GK_UNR * (int64_t)sizeof(GK_T) <= 64 && p->m > p->kern->GK_UMR;
 }
 
