@@ -55,11 +55,15 @@
  * run of calls that lasts at least ADAPT_LONG_NS (several slices), against
  * that of ADAPT_LONG_ONE_TRIES calls on one thread: the mean, not the
  * least, and every call counts. The threads,
- * once chosen, are kept for ADAPT_LONG_KEEP_NS at most, and one thread for
- * ADAPT_LONG_KEEP_ONE_NS (twice as long each time the same choice comes
- * again, as the count of calls), so that the choice follows the other
- * program's coming and going; learning again costs a few calls on one
- * thread, 0.1% of the time when the threads keep winning. The calls on one
+ * once chosen, are kept for ADAPT_LONG_KEEP_NS and ADAPT_LONG_KEEP_CALLS
+ * calls, and one thread for ADAPT_LONG_KEEP_ONE_NS (twice as long each
+ * time the same choice comes again, as the count of calls), so that the
+ * choice follows the other program's coming and going; learning again
+ * costs a few calls on one thread, at most 1-2% of the time when the
+ * threads keep winning. (Kept by time alone, a program alternating 1024^3
+ * SGEMMs with BLIS's, 25 ms each, learned again every 20 calls and ran 3
+ * of them on one thread: its mean speed was 0.93-0.96 of that with the
+ * count, on a 2-vCPU Zen 5 guest.) The calls on one
  * thread are ADAPT_LONG_ONE_TRIES only: each costs a call's share of a
  * short run of calls (with 8, a 1024^3 SGEMM ran 8 of its first 20 calls
  * at half speed). Past
@@ -86,6 +90,7 @@
 #define ADAPT_LONG_NS 16000000
 #define ADAPT_LONG_KEEP_ONE_NS 500000000
 #define ADAPT_LONG_KEEP_NS 500000000
+#define ADAPT_LONG_KEEP_CALLS 256
 #define ADAPT_LONG_ONE_GAIN 0.95
 #define ADAPT_LONG_ONE_TRIES 3
 
@@ -160,11 +165,18 @@ int gk_adapt_begin(gk_adapt_kind kind, double work, double low, int nt, gk_adapt
 		learn_again(c, nt);
 	if (c->choice > 0) {
 		/* A long class's choice is kept for a time too: the other
-		 * program may come or go. */
-		if (++c->calls < c->keep &&
-		    !(is_long && now_ns() - c->since > (c->choice == 1 ? (int64_t)ADAPT_LONG_KEEP_ONE_NS
-		                                                          << c->streak
-		                                                    : (int64_t)ADAPT_LONG_KEEP_NS)))
+		 * program may come or go. The threads, for at least
+		 * ADAPT_LONG_KEEP_CALLS calls as well: a program that calls
+		 * gemmkit between long stretches of other work would otherwise
+		 * learn again every few calls. */
+		int stay = ++c->calls < c->keep;
+		if (stay && is_long) {
+			const int64_t held = now_ns() - c->since;
+			stay = c->choice == 1 ? held <= (int64_t)ADAPT_LONG_KEEP_ONE_NS << c->streak
+			                      : held <= (int64_t)ADAPT_LONG_KEEP_NS ||
+			                                c->calls < ADAPT_LONG_KEEP_CALLS;
+		}
+		if (stay)
 			return c->choice;
 		learn_again(c, nt);
 	}
