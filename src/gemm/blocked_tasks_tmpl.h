@@ -128,9 +128,24 @@ static void GK_FN(cols_task)(void *arg, int64_t t, int slot)
 	const GK_FN(plan) *pl = arg;
 	const GK_ARGS *p = pl->p;
 	const int64_t m = p->m, n = p->n, k = p->k, mr = pl->mr, nr = pl->nr;
-	const int64_t kc = pl->bs.kc, nc = pl->bs.nc;
+	const int64_t kc = pl->bs.kc;
 	int64_t j0, j1;
 	gk_gemm_range(n, nr, t, pl->ctasks, &j0, &j1);
+	/* The task's columns in pieces of equal width, at most bs.nc, or in
+	 * one piece when they are at most a quarter wider (GK_FN(cols_most)):
+	 * each piece reads all of A's block again, so a narrow last one costs
+	 * that for a sliver or two of work (100 x 100 x 1e5 DGEMM, AVX2
+	 * kernels on a 1 MiB L2: pieces of 96 and 16 columns ran at 0.89x two
+	 * of 56, and those at 0.93-0.97x one of 112). The width changes no
+	 * sum: the same bits. */
+	int64_t nc = pl->bs.nc;
+	const int64_t wr = (j1 - j0 + nr - 1) / nr * nr;
+	if (wr > 0 && wr <= GK_FN(cols_most)(nc, nr)) {
+		nc = wr;
+	} else if (wr > 0) {
+		const int64_t np = (wr + nc - 1) / nc;
+		nc = ((wr + np - 1) / np + nr - 1) / nr * nr;
+	}
 	GK_T *apack = pl->apack + (int64_t)slot * pl->apack_stride;
 	GK_T *bpack[2] = {pl->bpack + (int64_t)(2 * slot) * pl->bpack_stride,
 	                  pl->bpack + (int64_t)(2 * slot + 1) * pl->bpack_stride};
@@ -157,6 +172,19 @@ static void GK_FN(cols_task)(void *arg, int64_t t, int slot)
 				nx = (GK_FN(next)){.kern = p->kern, .src = p->b + pn * p->rs_b + jn, .dst = bpack[cur ^ 1],
 				                   .rs = p->rs_b, .cols = GK_FN(min)(j1 - jn, nc), .rows = kn,
 				                   .nr = nr, .ps = GK_SLIVER(nr, kn), .row = 0, .pfrow = 0};
+				/* The next kc block of A too, when that piece starts one:
+				 * by rows (m runs of kn) or by columns (kn runs of m);
+				 * not when those runs lie a multiple of ALIAS_BYTES
+				 * apart, where they would take the few sets of L2 that
+				 * the next piece of B needs. */
+				const int byrows = p->cs_a == 1;
+				const int64_t ars = byrows ? p->rs_a : p->cs_a;
+				if (pn > pc && ars * (int64_t)sizeof(GK_T) % GK_BLOCKED_ALIAS_BYTES != 0) {
+					nx.asrc = p->a + pn * p->cs_a;
+					nx.ars = ars;
+					nx.arows = byrows ? m : kn;
+					nx.abytes = (byrows ? kn : m) * (int64_t)sizeof(GK_T);
+				}
 			}
 			GK_FN(macro)(pl, m, nv, 0, (nv + nr - 1) / nr, kv, apack, ps_a, bpack[cur], ps_b,
 			             beta, p->c + jc, packed ? &nx : NULL);
