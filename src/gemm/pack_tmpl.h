@@ -42,6 +42,14 @@ static void GK_FN_PACK_SLIVER(int64_t rv, int64_t kc, const GK_T *restrict x, in
 			d[l * r + i] = 0;
 }
 
+/* Row l of every full sliver: `bytes` (a constant) from X's column l at
+ * xl + s * r to each sliver s. */
+#define GK_FN_PACK_ROWS(bytes)                                                 \
+	do {                                                                   \
+		for (int64_t s = 0; s < full; s++)                             \
+			memcpy(dst + s * ps + l * r, xl + s * r, (bytes));     \
+	} while (0)
+
 void GK_FN_PACK(const gk_kernels *kern, int64_t rows, int64_t kc, const GK_T *x, int64_t rs,
                 int64_t cs, int64_t r, GK_T *dst, int64_t ps)
 {
@@ -65,17 +73,35 @@ void GK_FN_PACK(const gk_kernels *kern, int64_t rows, int64_t kc, const GK_T *x,
 				for (int64_t o = 0; o < rows * (int64_t)sizeof(GK_T); o += 64)
 					__builtin_prefetch(pf + o);
 			}
-			for (int64_t s = 0; s < full; s++) {
-				const GK_T *restrict xs = xl + s * r;
-				GK_T *restrict d = dst + s * ps + l * r;
-				/* In fixed-size pieces the compiler turns into vector
-				 * moves: a sliver row is too short for memcpy to pay. */
-				int64_t i = 0;
-				for (; i + 8 <= r; i += 8)
-					for (int q = 0; q < 8; q++)
-						d[i + q] = xs[i + q];
-				for (; i < r; i++)
-					d[i] = xs[i];
+			/* A sliver row of the kernels' widths in one fixed-size copy
+			 * (vector moves, no loop); others in pieces of 8. */
+			switch (r * (int64_t)sizeof(GK_T)) {
+			case 32:
+				GK_FN_PACK_ROWS(32);
+				break;
+			case 64:
+				GK_FN_PACK_ROWS(64);
+				break;
+			case 96:
+				GK_FN_PACK_ROWS(96);
+				break;
+			case 128:
+				GK_FN_PACK_ROWS(128);
+				break;
+			case 192:
+				GK_FN_PACK_ROWS(192);
+				break;
+			default:
+				for (int64_t s = 0; s < full; s++) {
+					const GK_T *restrict xs = xl + s * r;
+					GK_T *restrict d = dst + s * ps + l * r;
+					int64_t i = 0;
+					for (; i + 8 <= r; i += 8)
+						for (int q = 0; q < 8; q++)
+							d[i + q] = xs[i + q];
+					for (; i < r; i++)
+						d[i] = xs[i];
+				}
 			}
 			if (rv > 0) {
 				const GK_T *xs = xl + full * r;
