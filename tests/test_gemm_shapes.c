@@ -202,8 +202,10 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
  * quarter of L2 (200 x 2500 x 32, with the blocks from the caches), and a
  * deep one whose C is larger than four 2 MiB L2s (1500 x 1450 x 900: the
  * deep kc of the tall AVX-512 tiles where the L1 is 48 KiB, k cut into two
- * equal blocks), and rows of C whose columns the axpy way cuts by the
- * thread count (2 x 3001 x 300, 1 x 2999 x 260). */
+ * equal blocks), rows of C whose columns the axpy way cuts by the
+ * thread count (2 x 3001 x 300, 1 x 2999 x 260), and deep products whose
+ * depth way 6 cuts by the thread count (60 x 70 x 40000, 100 x 45 x
+ * 30000). */
 static void test_bits(unsigned dt, tu_rng *r)
 {
 	static const int64_t shapes[][3] = {{8, 8, 120000}, {16, 16, 50000}, {17, 5, 70000},
@@ -212,7 +214,7 @@ static void test_bits(unsigned dt, tu_rng *r)
 	                                    {1000, 40, 700}, {700, 2, 600}, {2, 600, 700},
 	                                    {130, 511, 200}, {96, 511, 80}, {100, 510, 90},
 	                                    {200, 2500, 32}, {1500, 1450, 900}, {2, 3001, 300},
-	                                    {1, 2999, 260}};
+	                                    {1, 2999, 260}, {60, 70, 40000}, {100, 45, 30000}};
 	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
 	gk_context *plain[5], *det[5];
 	for (int t = 1; t <= 4; t++) {

@@ -38,7 +38,7 @@
  * and times again. (Learning again every 512 calls, a 64^3 SGEMM on a Zen 5
  * guest whose two threads ran at 0.55x one thread's speed spent 8% of its
  * time learning: 200 GFLOPS against 216 on one thread.) A call on fewer threads gives the same bits
- * (blocked_tmpl.h: the result does not depend on the count, way 2 aside,
+ * (blocked_tmpl.h: the result does not depend on the count, ways 2 and 6 aside,
  * which the caller keeps out of this; a GF(2^8) product is exact).
  *
  * Longer products (ADAPT_SPAN times low up to ADAPT_LONG_MAX) are learned

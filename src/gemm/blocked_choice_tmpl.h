@@ -105,6 +105,80 @@ static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
 	return GK_FN(packed)(p, nt);
 }
 
+/* ---- 6. deep products: the depth among the threads --------------------- */
+
+/*
+ * Whether p goes way 6 on nt threads: a small C (at most
+ * GK_BLOCKED_DEEP_C_BYTES), k at least GK_BLOCKED_DEEP_RATIO times m + n
+ * and GK_BLOCKED_DEEP_KC kc blocks per group, past the skinny sizes (way
+ * 2), without GK_FLAG_DETERMINISTIC. There the other ways cut C into a few
+ * pieces for the threads, each of which packs all of A or of B again from
+ * memory (100 x 100 x 1e5 SGEMM on 2 threads of a Zen 5 guest: 1.0-1.6x one
+ * thread; on 16 threads, 7 slivers of columns for 16 threads). The groups
+ * follow the thread count, and so do the bits (as way 2's): the same bits
+ * on every thread count would cut one thread's product into groups too
+ * (16 groups: 0.82-0.97x on one thread).
+ */
+static inline int GK_FN(deep)(const GK_ARGS *p, int nt, int64_t kc)
+{
+	const int64_t m = p->m, n = p->n, k = p->k;
+	return nt > 1 && (p->flags & GK_FLAG_DETERMINISTIC) == 0 &&
+	       !(m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY) &&
+	       m * n * (int64_t)sizeof(GK_T) <= GK_BLOCKED_DEEP_C_BYTES &&
+	       k >= GK_BLOCKED_DEEP_RATIO * (m + n) &&
+	       k >= (int64_t)nt * GK_BLOCKED_DEEP_GROUPS * GK_BLOCKED_DEEP_KC * kc;
+}
+
+/* Way 6: GK_BLOCKED_DEEP_GROUPS groups of the depth per thread, each a
+ * product of its own (whichever of ways 1-4 it takes on one thread) into
+ * a buffer of its own, one task each, summed in group order (ksum): the
+ * bits depend on the thread count, never on which thread ran a group. */
+typedef struct {
+	const GK_ARGS *p;
+	int64_t kc, gsize, mn_pad;
+	GK_T *ws;
+} GK_FN(deepjob);
+
+static void GK_FN(deep_task)(void *arg, int64_t g, int slot)
+{
+	const GK_FN(deepjob) *x = arg;
+	(void)slot;
+	GK_ARGS q = *x->p;
+	const int64_t k0 = g * x->gsize, k1 = GK_FN(min)(q.k, k0 + x->gsize);
+	q.a += k0 * q.cs_a;
+	q.b += k0 * q.rs_b;
+	q.k = k1 - k0;
+	q.c = x->ws + g * x->mn_pad;
+	q.rs_c = q.n;
+	q.alpha = (GK_T)1;
+	q.beta = (GK_T)0;
+	q.threads = 1;
+	if (GK_FN(ways)(&q, 1, x->kc) != GK_OK)
+		GK_FN(no_workspace)(&q, x->kc);
+}
+
+/* GK_ERR_NO_MEMORY (nothing written) when the buffers cannot be had. */
+static gk_status GK_FN(deep_split)(const GK_ARGS *p, int nt, int64_t kc)
+{
+	const int64_t mn = p->m * p->n, k = p->k;
+	int64_t groups = (int64_t)nt * GK_BLOCKED_DEEP_GROUPS;
+	const int64_t gsize = ((k + groups - 1) / groups + kc - 1) / kc * kc;
+	groups = (k + gsize - 1) / gsize;
+	const int64_t q = GK_PACK_ALIGN / (int64_t)sizeof(GK_T);
+	const int64_t mn_pad = (mn + q - 1) / q * q;
+	/* Not the calling thread's workspace: the groups' own products use
+	 * it. */
+	GK_T *ws = gk_aligned_alloc((size_t)(mn_pad * groups), sizeof(GK_T));
+	if (ws == NULL)
+		return GK_ERR_NO_MEMORY;
+	GK_FN(deepjob) x = {p, kc, gsize, mn_pad, ws};
+	gk_pool_run(&(gk_job){.run = GK_FN(deep_task), .arg = &x, .tasks = groups, .threads = nt,
+	                      .work = (double)mn * (double)k});
+	GK_FN(ksum)(p, ws, mn_pad, groups);
+	gk_aligned_free(ws);
+	return GK_OK;
+}
+
 /* The product on nt threads, depth blocks of kc. */
 static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc)
 {
@@ -133,6 +207,8 @@ static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc)
 		}
 		return GK_OK;
 	}
+	if (GK_FN(deep)(p, nt, kc) && GK_FN(deep_split)(p, nt, kc) == GK_OK)
+		return GK_OK;
 	const gk_status st = GK_FN(ways)(p, nt, kc);
 	return st == GK_OK ? st : GK_FN(no_workspace)(p, kc);
 }
@@ -145,10 +221,10 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	/* Never more threads than the work keeps busy; up to 2^31
 	 * multiply-adds, one thread where that measured faster (near that
 	 * bound, or while another program takes a core: src/core/adapt.c).
-	 * Not for way 2 (skinny), whose groups follow the count. */
+	 * Not for ways 2 (skinny) and 6 (deep), whose groups follow the count. */
 	int nt = gk_gemm_threads(p->threads, (double)m, (double)n, (double)k);
 	gk_adapt pr = GK_ADAPT_INIT;
-	if (nt > 1 && !(m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY))
+	if (nt > 1 && !(m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY) && !GK_FN(deep)(p, nt, kc))
 		nt = gk_adapt_begin(sizeof(GK_T) == sizeof(double) ? GK_ADAPT_F64 : GK_ADAPT_F32,
 		                    (double)m * (double)n * (double)k, 2 * GK_BLOCKED_MIN_WORK, nt, &pr);
 	const gk_status st = GK_FN(run)(p, nt, kc);

@@ -236,6 +236,22 @@ typedef struct {
 	GK_T *ws, *bufs;
 } GK_FN(kjob);
 
+/* C = alpha (the sum of the groups' products, in group order) + beta C:
+ * group g's m x n product at ws + g * mn_pad, rows n apart. */
+static void GK_FN(ksum)(const GK_ARGS *p, const GK_T *ws, int64_t mn_pad, int64_t groups)
+{
+	const int64_t m = p->m, n = p->n;
+	for (int64_t i = 0; i < m; i++) {
+		GK_T *ci = p->c + i * p->rs_c;
+		for (int64_t j = 0; j < n; j++) {
+			GK_T s = ws[i * n + j];
+			for (int64_t g = 1; g < groups; g++)
+				s += ws[g * mn_pad + i * n + j];
+			ci[j] = p->beta == (GK_T)0 ? p->alpha * s : p->alpha * s + p->beta * ci[j];
+		}
+	}
+}
+
 static void GK_FN(ksplit_task)(void *arg, int64_t g, int slot)
 {
 	const GK_FN(kjob) *x = arg;
@@ -261,15 +277,7 @@ static gk_status GK_FN(ksplit)(const GK_ARGS *p, int nt, int64_t kc, int64_t gro
 	GK_FN(kjob) x = {p, kc, gsize, mn_pad, per, ws, ws + mn_pad * groups};
 	gk_pool_run(&(gk_job){.run = GK_FN(ksplit_task), .arg = &x, .tasks = groups, .threads = nt,
 	                      .work = (double)mn * (double)p->k});
-	for (int64_t i = 0; i < m; i++) {
-		GK_T *ci = p->c + i * p->rs_c;
-		for (int64_t j = 0; j < n; j++) {
-			GK_T s = ws[i * n + j];
-			for (int64_t g = 1; g < groups; g++)
-				s += ws[g * mn_pad + i * n + j];
-			ci[j] = p->beta == (GK_T)0 ? p->alpha * s : p->alpha * s + p->beta * ci[j];
-		}
-	}
+	GK_FN(ksum)(p, ws, mn_pad, groups);
 	gk_gemm_workspace_put(ws);
 	return GK_OK;
 }
