@@ -417,6 +417,12 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 		int64_t jsn = (want + pl.mb - 1) / pl.mb, jsmax = psl / GK_BLOCKED_RUN_MIN;
 		if (jsn < nt / tm)
 			jsn = nt / tm;
+		/* Items that the threads share evenly, where the panel has the
+		 * slivers: 512^3 SGEMM on two threads had 3 row blocks x 3
+		 * runs, 5 items for one thread and 4 for the other. The runs
+		 * change no sum: the same bits. */
+		while (pl.mb * jsn % nt != 0 && jsn < jsmax)
+			jsn++;
 		pl.jsn = jsn < jsmax ? jsn : jsmax < 1 ? 1 : jsmax;
 		pl.rtasks = pl.ptasks + pl.mb * pl.jsn;
 	}
