@@ -26,12 +26,8 @@
 
 enum {
 	MR = GK_GEMM_U_F32_AVX2_MR, NR = GK_GEMM_U_F32_AVX2_NR,
-	VW = GK_GEMM_U_F32_AVX2_VW, ACC = MR * (NR / VW),
-	LINE = 16,       /* elements of a cache line */
-	PF_LINES = 2,    /* lines ahead that a row of A is requested */
-	PF_MIN_K = 256   /* the depth from which it is */
+	VW = GK_GEMM_U_F32_AVX2_VW, ACC = MR * (NR / VW)
 };
-#define PF_MIN_STRIDE ((int64_t)4 << 20) /* and A's row stride, bytes */
 
 /* Vector v of a row: masked when it is the last one and cut short. */
 #define LOADV(p, v) (PART && (v) == NV - 1 ? _mm256_maskload_ps((p), mask) : _mm256_loadu_ps(p))
@@ -46,23 +42,13 @@ enum {
 	         ? _mm256_maskload_ps((p), NV == 2 ? *(const volatile __m256i *)&mem : mask) \
 	         : _mm256_loadu_ps(p))
 
-/* One step of k: the row of B at b times the column of A at a (and a8),
- * into the accumulators; the same row's line of the next NR columns
- * requested (kernel_api.h). */
-#define STEP()                                                                         \
-	do {                                                                           \
-		_mm_prefetch((const char *)(b + NR), _MM_HINT_T0);                     \
-		__m256 bv[2];                                                          \
-		_Pragma("GCC unroll 2") for (int v = 0; v < NV; v++) bv[v] =           \
-			LOADB(b + VW * v, v);                                          \
-		_Pragma("GCC unroll 12") for (int i = 0; i < MV; i++)                  \
-		{                                                                      \
-			const __m256 ai =                                              \
-				_mm256_broadcast_ss(i < 8 ? a + i * rs_a : a8 + (i - 8) * rs_a); \
-			_Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)           \
-				acc[i * NV + v] = _mm256_fmadd_ps(ai, bv[v], acc[i * NV + v]); \
-		}                                                                      \
-	} while (0)
+/* The k loop (gemm_u_kloop_avx2.h). */
+#define GK_U_T float
+#define GK_U_V __m256
+#define GK_U_BCAST(p) _mm256_broadcast_ss(p)
+#define GK_U_FMA(x, y, z) _mm256_fmadd_ps((x), (y), (z))
+#define GK_U_LOADB(p, v) LOADB(p, v)
+#include "gemm_u_kloop_avx2.h"
 
 /* The tile with MV rows and NV vectors, constants after inlining
  * (MV * NV <= ACC); PART: the last vector is cut short to the lanes of
@@ -83,34 +69,7 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 #pragma GCC unroll 12
 	for (int q = 0; q < MV * NV; q++)
 		acc[q] = _mm256_setzero_ps();
-	/* A by rows, its rows PF_MIN_STRIDE or more apart (A takes more than
-	 * the caches hold: few rows and a very long k, read once from memory),
-	 * and a call of PF_MIN_K steps or more: the loop looks too few steps
-	 * ahead to keep the rows' next lines in flight, so each row's line
-	 * PF_LINES lines on is requested once per line used (one thread of a
-	 * Zen 5 core: 8 x 8 x 1e7 1.27x, 16 x 16 x 2e6 1.06x; two threads 1.17x
-	 * and 1.04x). Products whose A may be in L3 or L2 do without: the
-	 * requests cost 64 x 64 x 256 and 8 x 8 x 1e5 1.5-2%. */
-	if (cs_a == 1 && k >= PF_MIN_K && rs_a >= PF_MIN_STRIDE / (int64_t)sizeof(float)) {
-		int64_t l = 0;
-		for (; l + LINE <= k; l += LINE) {
-			if (l + LINE * (PF_LINES + 1) <= k)
-#pragma GCC unroll 12
-				for (int i = 0; i < MV; i++)
-					_mm_prefetch((const char *)((i < 8 ? a + i * rs_a : a8 + (i - 8) * rs_a) +
-					                            LINE * PF_LINES),
-					             _MM_HINT_T0);
-#pragma GCC unroll 1
-			for (int q = 0; q < LINE; q++, a += cs_a, a8 += cs_a, b += rs_b)
-				STEP();
-		}
-		for (; l < k; l++, a += cs_a, a8 += cs_a, b += rs_b)
-			STEP();
-	} else {
-#pragma GCC unroll 4
-		for (int64_t l = 0; l < k; l++, a += cs_a, a8 += cs_a, b += rs_b)
-			STEP();
-	}
+	GK_U_KLOOP();
 	const __m256 va = _mm256_set1_ps(alpha), vb = _mm256_set1_ps(beta);
 #pragma GCC unroll 12
 	for (int i = 0; i < MV; i++) {

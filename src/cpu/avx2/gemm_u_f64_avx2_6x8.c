@@ -26,33 +26,19 @@
 
 enum {
 	MR = GK_GEMM_U_F64_AVX2_MR, NR = GK_GEMM_U_F64_AVX2_NR,
-	VW = GK_GEMM_U_F64_AVX2_VW, ACC = MR * (NR / VW),
-	LINE = 8,        /* elements of a cache line */
-	PF_LINES = 2,    /* lines ahead that a row of A is requested */
-	PF_MIN_K = 256   /* the depth from which it is */
+	VW = GK_GEMM_U_F64_AVX2_VW, ACC = MR * (NR / VW)
 };
-#define PF_MIN_STRIDE ((int64_t)4 << 20) /* and A's row stride, bytes */
 
 /* Vector v of a row: masked when it is the last one and cut short. */
 #define LOADV(p, v) (PART && (v) == NV - 1 ? _mm256_maskload_pd((p), mask) : _mm256_loadu_pd(p))
 
-/* One step of k: the row of B at b times the column of A at a (and a8),
- * into the accumulators; the same row's line of the next NR columns
- * requested (kernel_api.h). */
-#define STEP()                                                                         \
-	do {                                                                           \
-		_mm_prefetch((const char *)(b + NR), _MM_HINT_T0);                     \
-		__m256d bv[2];                                                         \
-		_Pragma("GCC unroll 2") for (int v = 0; v < NV; v++) bv[v] =           \
-			LOADV(b + VW * v, v);                                          \
-		_Pragma("GCC unroll 12") for (int i = 0; i < MV; i++)                  \
-		{                                                                      \
-			const __m256d ai =                                             \
-				_mm256_broadcast_sd(i < 8 ? a + i * rs_a : a8 + (i - 8) * rs_a); \
-			_Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)           \
-				acc[i * NV + v] = _mm256_fmadd_pd(ai, bv[v], acc[i * NV + v]); \
-		}                                                                      \
-	} while (0)
+/* The k loop (gemm_u_kloop_avx2.h). */
+#define GK_U_T double
+#define GK_U_V __m256d
+#define GK_U_BCAST(p) _mm256_broadcast_sd(p)
+#define GK_U_FMA(x, y, z) _mm256_fmadd_pd((x), (y), (z))
+#define GK_U_LOADB(p, v) LOADV(p, v)
+#include "gemm_u_kloop_avx2.h"
 
 /* The tile with MV rows and NV vectors, constants after inlining
  * (MV * NV <= ACC); PART: the last vector is cut short to the lanes of
@@ -72,30 +58,7 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 #pragma GCC unroll 12
 	for (int q = 0; q < MV * NV; q++)
 		acc[q] = _mm256_setzero_pd();
-	/* A by rows, its rows PF_MIN_STRIDE or more apart, and a call of
-	 * PF_MIN_K steps or more: each row's line PF_LINES lines on requested
-	 * once per line used, as in gemm_u_f32_avx2_6x16.c (8 x 8 x 1e7 DGEMM,
-	 * one thread of a Zen 5 core: see there). */
-	if (cs_a == 1 && k >= PF_MIN_K && rs_a >= PF_MIN_STRIDE / (int64_t)sizeof(double)) {
-		int64_t l = 0;
-		for (; l + LINE <= k; l += LINE) {
-			if (l + LINE * (PF_LINES + 1) <= k)
-#pragma GCC unroll 12
-				for (int i = 0; i < MV; i++)
-					_mm_prefetch((const char *)((i < 8 ? a + i * rs_a : a8 + (i - 8) * rs_a) +
-					                            LINE * PF_LINES),
-					             _MM_HINT_T0);
-#pragma GCC unroll 1
-			for (int q = 0; q < LINE; q++, a += cs_a, a8 += cs_a, b += rs_b)
-				STEP();
-		}
-		for (; l < k; l++, a += cs_a, a8 += cs_a, b += rs_b)
-			STEP();
-	} else {
-#pragma GCC unroll 4
-		for (int64_t l = 0; l < k; l++, a += cs_a, a8 += cs_a, b += rs_b)
-			STEP();
-	}
+	GK_U_KLOOP();
 	const __m256d va = _mm256_set1_pd(alpha), vb = _mm256_set1_pd(beta);
 #pragma GCC unroll 12
 	for (int i = 0; i < MV; i++) {
