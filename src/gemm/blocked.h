@@ -94,13 +94,12 @@
 #define GK_BLOCKED_GROUPS 64
 
 /* Way 6 (blocked_choice_tmpl.h): on several threads, a deep product's
- * depth in DEEP_GROUPS groups per thread of at least DEEP_KC kc blocks (k
- * at least DEEP_RATIO times m + n, C at most DEEP_C_BYTES). Two groups per
- * thread ran 200 x 200 x 20000 SGEMM on 2 threads of a Zen 5 guest at
- * 0.93-0.95x one. */
+ * depth in one group per thread of at least DEEP_KC kc blocks (k at least
+ * DEEP_RATIO times m + n, C at most DEEP_C_BYTES). Two groups per thread
+ * ran 200 x 200 x 20000 SGEMM on 2 threads of a Zen 5 guest at 0.93-0.95x
+ * one. */
 #define GK_BLOCKED_DEEP_RATIO 16
 #define GK_BLOCKED_DEEP_C_BYTES (512 * 1024)
-#define GK_BLOCKED_DEEP_GROUPS 1
 #define GK_BLOCKED_DEEP_KC 4
 
 /* Past the small sizes: up to this many rows of C (and B's rows

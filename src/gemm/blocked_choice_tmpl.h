@@ -112,10 +112,10 @@ static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
  * (at most GK_BLOCKED_DEEP_C_BYTES), k at least GK_BLOCKED_DEEP_RATIO times
  * m + n and GK_BLOCKED_DEEP_KC kc blocks per group for two threads at
  * least, past the skinny sizes (way 2), without GK_FLAG_DETERMINISTIC.
- * There the other ways cut C into a few
- * pieces for the threads, each of which packs all of A or of B again from
- * memory (100 x 100 x 1e5 SGEMM on 2 threads of a Zen 5 guest: 1.0-1.6x one
- * thread; on 16 threads, 7 slivers of columns for 16 threads). The groups
+ * There the other ways cut C into a few pieces for the threads, each of
+ * which packs all of A or of B again from memory (100 x 100 x 1e5 SGEMM on
+ * 2 threads of a Zen 5 guest: 1.0-1.6x one thread; on 16 threads, 7
+ * slivers of columns for 16 threads). The groups
  * follow the thread count, and so do the bits (as way 2's): the same bits
  * on every thread count would cut one thread's product into groups too
  * (16 groups: 0.82-0.97x on one thread).
@@ -132,12 +132,11 @@ static inline int GK_FN(deep)(const GK_ARGS *p, int nt, int64_t kc)
 	 * all: 60 x 70 x 40000 DGEMM on 16 threads of a Xeon ran 7.3x faster
 	 * on 13 groups than the other ways on 16 threads; 100 x 40 x 12000
 	 * on 3 groups 0.56-0.71x as fast. */
-	const int64_t fit = k / (GK_BLOCKED_DEEP_GROUPS * GK_BLOCKED_DEEP_KC * kc);
+	const int64_t fit = k / (GK_BLOCKED_DEEP_KC * kc);
 	return fit < 2 || 2 * fit < nt ? 0 : fit < nt ? (int)fit : nt;
 }
 
-/* Way 6: GK_BLOCKED_DEEP_GROUPS groups of the depth per thread, each a
- * product of its own (whichever of ways 1-4 it takes on one thread) into
+/* Way 6: one group of the depth per thread, each a product of its own (whichever of ways 1-4 it takes on one thread) into
  * a buffer of its own, one task each, summed in group order (ksum): the
  * bits depend on the thread count, never on which thread ran a group. */
 typedef struct {
@@ -168,7 +167,7 @@ static void GK_FN(deep_task)(void *arg, int64_t g, int slot)
 static gk_status GK_FN(deep_split)(const GK_ARGS *p, int nt, int64_t kc)
 {
 	const int64_t mn = p->m * p->n, k = p->k;
-	int64_t groups = (int64_t)nt * GK_BLOCKED_DEEP_GROUPS;
+	int64_t groups = nt;
 	const int64_t gsize = ((k + groups - 1) / groups + kc - 1) / kc * kc;
 	groups = (k + gsize - 1) / gsize;
 	const int64_t q = GK_PACK_ALIGN / (int64_t)sizeof(GK_T);
@@ -186,8 +185,9 @@ static gk_status GK_FN(deep_split)(const GK_ARGS *p, int nt, int64_t kc)
 	return GK_OK;
 }
 
-/* The product on nt threads, depth blocks of kc. */
-static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc)
+/* The product on nt threads, depth blocks of kc; way 6 on dn threads
+ * where dn > 1 (GK_FN(deep)). */
+static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc, int dn)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
 	/* Way 5 first: its limits leave no depth that way 2 would split. */
@@ -214,7 +214,6 @@ static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc)
 		}
 		return GK_OK;
 	}
-	const int dn = GK_FN(deep)(p, nt, kc);
 	if (dn > 1 && GK_FN(deep_split)(p, dn, kc) == GK_OK)
 		return GK_OK;
 	const gk_status st = GK_FN(ways)(p, nt, kc);
@@ -231,11 +230,12 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	 * bound, or while another program takes a core: src/core/adapt.c).
 	 * Not for ways 2 (skinny) and 6 (deep), whose groups follow the count. */
 	int nt = gk_gemm_threads(p->threads, (double)m, (double)n, (double)k);
+	const int dn = GK_FN(deep)(p, nt, kc);
 	gk_adapt pr = GK_ADAPT_INIT;
-	if (nt > 1 && !(m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY) && !GK_FN(deep)(p, nt, kc))
+	if (nt > 1 && !(m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY) && dn == 0)
 		nt = gk_adapt_begin(sizeof(GK_T) == sizeof(double) ? GK_ADAPT_F64 : GK_ADAPT_F32,
 		                    (double)m * (double)n * (double)k, 2 * GK_BLOCKED_MIN_WORK, nt, &pr);
-	const gk_status st = GK_FN(run)(p, nt, kc);
+	const gk_status st = GK_FN(run)(p, nt, kc, dn);
 	gk_adapt_end(&pr);
 	return st;
 }
