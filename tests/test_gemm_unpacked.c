@@ -67,9 +67,7 @@ static int64_t urows(const gk_kernels *t, unsigned dt, int64_t nv)
 	const int64_t mu = dt == GK_DTYPE_F32 ? t->gemm_u_f32_mr : t->gemm_u_f64_mr;
 	const int64_t nu = dt == GK_DTYPE_F32 ? t->gemm_u_f32_nr : t->gemm_u_f64_nr;
 	const int64_t vw = dt == GK_DTYPE_F32 ? t->gemm_u_f32_vw : t->gemm_u_f64_vw;
-	const int64_t r = mu * (nu / vw) / ((nv + vw - 1) / vw);
-	const int64_t lim = nv <= vw ? GK_GEMM_U_MAX_ROWS_1V : GK_GEMM_U_MAX_ROWS;
-	return r < lim ? r : lim;
+	return gk_gemm_u_rows(mu, nu, vw, nv);
 }
 
 /* On packed slivers (rs_a = 1, cs_a = MR, rs_b = NR) the unpacked kernel, in

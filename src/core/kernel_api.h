@@ -95,13 +95,18 @@ typedef void (*gk_gemm_pf_f64_fn)(int64_t k, double alpha, const double *restric
  * tile, which may differ from the packed kernel's, and the vector width),
  * 1 <= nv <= NU and 1 <= mv <= gk_gemm_u_rows(MU, NU, VW, nv) (below):
  * a tile of fewer vectors per row may have more rows, as many as fit the
- * same accumulators, up to GK_GEMM_U_MAX_ROWS, or GK_GEMM_U_MAX_ROWS_1V
- * for a tile one vector wide. The kernels read rows 8 and on from a second
- * base pointer, so that the row addresses fit the general registers (with
- * one base, 12 rows or more ran 8-13% slower per FMA than 8). One vector
- * wide, the extra rows are what hides the FMA latency: a 16 x 16 x 16
- * SGEMM in one 16-row tile instead of two of 8 ran 11-12% faster call by call
- * on a Zen 5 core. It computes
+ * same accumulators, up to GK_GEMM_U_MAX_ROWS, GK_GEMM_U_MAX_ROWS_2V for a
+ * tile two vectors wide, or GK_GEMM_U_MAX_ROWS_1V for one vector wide. The
+ * kernels read rows 8 and on from a second base pointer, so that the row
+ * addresses fit the general registers (with one base, 12 rows or more ran
+ * 8-13% slower per FMA than 8). One vector wide, the extra rows are what
+ * hides the FMA latency: a 16 x 16 x 16 SGEMM in one 16-row tile instead of
+ * two of 8 ran 11-12% faster call by call on a Zen 5 core. Two vectors
+ * wide, 12 rows (24 accumulators, the AVX-512 kernels) spread the tile's
+ * start and end over half as many FMAs again: 32 x 32 x 32 SGEMM in tiles of
+ * 11, 11 and 10 rows instead of four of 8 ran 1.04x, 24 x 12 x 24 DGEMM
+ * 1.08x and 12 x 32 x 255 SGEMM 1.13x call by call on an Emerald Rapids
+ * core. It computes
  *   C := beta * C + alpha * A * B,   A mv x k, B k x nv,
  * - a: A(i, l) at a[i * rs_a + l * cs_a], any strides (A by rows, by
  *   columns, or a packed sliver: rs_a = 1, cs_a = MR);
@@ -123,6 +128,7 @@ typedef void (*gk_gemm_pf_f64_fn)(int64_t k, double alpha, const double *restric
  */
 #define GK_GEMM_U_MAX_ROWS 8
 #define GK_GEMM_U_MAX_ROWS_1V 16
+#define GK_GEMM_U_MAX_ROWS_2V 12
 
 /* The most rows of an unpacked tile nv wide, for a kernel of MU x NU tiles
  * and vectors of VW elements (the contract above). */
@@ -130,7 +136,9 @@ static inline int64_t gk_gemm_u_rows(int64_t mu, int64_t nu, int64_t vw, int64_t
 {
 	const int64_t nvec = (nv + vw - 1) / vw;
 	const int64_t r = mu * (nu / vw) / nvec;
-	const int64_t lim = nvec == 1 ? GK_GEMM_U_MAX_ROWS_1V : GK_GEMM_U_MAX_ROWS;
+	const int64_t lim = nvec == 1   ? GK_GEMM_U_MAX_ROWS_1V
+	                    : nvec == 2 ? GK_GEMM_U_MAX_ROWS_2V
+	                                : GK_GEMM_U_MAX_ROWS;
 	return r < lim ? r : lim;
 }
 typedef void (*gk_gemm_u_f32_fn)(int64_t mv, int64_t nv, int64_t k, float alpha,

@@ -9,8 +9,8 @@
  *
  * C(mv x nv) := beta * C + alpha * A * B, the contract of gk_gemm_u_f32_fn
  * (kernel_api.h): A(i, l) at a[i * rs_a + l * cs_a], B(l, j) at
- * b[l * rs_b + j], 1 <= nv <= 64 and mv at most 16 when nv <= 16, 8 when
- * nv <= 48, or 6.
+ * b[l * rs_b + j], 1 <= nv <= 64 and mv at most 16 when nv <= 16, 12 when
+ * nv <= 32, 8 when nv <= 48, or 6.
  * Needs AVX-512F and VL.
  *
  * One copy of the loop per row count and per number of vectors in a row of
@@ -24,8 +24,8 @@
  * The shape is not the packed kernel's 14 x 32: six row pointers leave the
  * general registers free of spills, and 64 columns load each row of B in
  * whole cache lines, which measured 5-7% faster than 14 x 32 on unpacked
- * 64 x 64 and 128 x 128 products. Narrower tiles take up to 8 rows
- * (16 one vector wide), so that a product of few columns (8 x 8 with a
+ * 64 x 64 and 128 x 128 products. Narrower tiles take more rows (16
+ * one vector wide, 12 two, 8 three), so that a product of few columns (8 x 8 with a
  * long k) is one call that reads each row of B once.
  * The arithmetic per element is the packed kernels' (gemm_f32_avx512_*.c):
  * an FMA chain over l from zero, times alpha, plus beta C by one FMA; the
@@ -195,7 +195,7 @@ u_kernel(const int groups, int64_t mv, int64_t nv, int64_t k, float alpha,
 		switch (mv) { ROWS16(1); default: break; }
 		break;
 	case 2:
-		switch (mv) { ROWS8(2); default: break; }
+		switch (mv) { ROWS12(2); default: break; }
 		break;
 	case 3:
 		switch (mv) { ROWS8(3); default: break; }

@@ -9,8 +9,8 @@
  *
  * C(mv x nv) := beta * C + alpha * A * B, the contract of gk_gemm_u_f64_fn
  * (kernel_api.h): A(i, l) at a[i * rs_a + l * cs_a], B(l, j) at
- * b[l * rs_b + j], 1 <= nv <= 32 and mv at most 16 when nv <= 8, 8 when
- * nv <= 24, or 6.
+ * b[l * rs_b + j], 1 <= nv <= 32 and mv at most 16 when nv <= 8, 12 when
+ * nv <= 16, 8 when nv <= 24, or 6.
  * Needs AVX-512F and VL.
  *
  * One copy of the loop per row count and per number of vectors in a row of
@@ -193,7 +193,7 @@ u_kernel(const int groups, int64_t mv, int64_t nv, int64_t k, double alpha,
 		switch (mv) { ROWS16(1); default: break; }
 		break;
 	case 2:
-		switch (mv) { ROWS8(2); default: break; }
+		switch (mv) { ROWS12(2); default: break; }
 		break;
 	case 3:
 		switch (mv) { ROWS8(3); default: break; }
