@@ -53,8 +53,16 @@ static inline void GK_FN(rowplan_init)(GK_FN(rowplan) *rp, int64_t rows, int64_t
 		rp->extra = 0;
 		return;
 	}
-	rp->nblk = (rows + lim - 1) / lim;
-	rp->base = rows / rp->nblk;
+	if (rows <= 4 * lim) {
+		/* Two to four tiles, a small product's rows: divisions by
+		 * constants, which the compiler turns into multiplications. Two
+		 * divisions by variables took 5% of a 16 x 16 x 16 DGEMM. */
+		rp->nblk = rows <= 2 * lim ? 2 : rows <= 3 * lim ? 3 : 4;
+		rp->base = rp->nblk == 2 ? rows / 2 : rp->nblk == 3 ? rows / 3 : rows / 4;
+	} else {
+		rp->nblk = (rows + lim - 1) / lim;
+		rp->base = rows / rp->nblk;
+	}
 	rp->extra = rows - rp->base * rp->nblk;
 }
 
