@@ -35,6 +35,17 @@
  * through L1 beside it. A 32 KiB L1 is taken whole, as before. */
 #define L1_SLIVER_MAX (32 * 1024)
 #define KC_MIN 256  /* shorter, the C update costs more than a few percent */
+/* The part of L1 that the two slivers of one microkernel call take where
+ * both fit with a kc of at least KC_MIN that way (the AVX2 tiles on a 48 KiB
+ * L1): the rest is for the lines of C, of the next slivers and of the
+ * stack. With the slivers the whole 48 KiB L1 of an Emerald Rapids core
+ * (AVX2 SGEMM kc 552, DGEMM 432), the AVX2 set ran 1-12% slower than with
+ * two thirds of it (368, 288) or kc 256
+ * (bench/results/2026-11-29-emr-cpu-avx2/kc_sweep.log). Where two thirds
+ * would go under KC_MIN (a 32 KiB L1, the AVX-512 tiles) the slivers keep
+ * all of L1, as measured before. */
+#define L1_SLIVERS_NUM 2
+#define L1_SLIVERS_DEN 3
 #define KC_MAX 1024
 #define KC_TALL_MR 8 /* tiles of at least this many rows may take the deep kc (deep_kc) */
 #define KC_DEEP_C_L2 4 /* ... when C is larger than this many L2s */
@@ -98,6 +109,8 @@ static int64_t kc_from_l1(int64_t es, int64_t mr, int64_t nr, int deep)
 		kc = (int64_t)cache.l1 / ((mr + nr) * es);
 		if (kc < KC_MIN)
 			kc = (int64_t)cache.l1 / (mr * es);
+		else if (kc * L1_SLIVERS_NUM / L1_SLIVERS_DEN >= KC_MIN)
+			kc = kc * L1_SLIVERS_NUM / L1_SLIVERS_DEN;
 	}
 	return kc > KC_MAX ? KC_MAX : down_to(kc, 8);
 }
