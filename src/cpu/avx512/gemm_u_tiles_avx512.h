@@ -23,8 +23,7 @@
 #define FNS6(v) TILE_FNS(1, v) TILE_FNS(2, v) TILE_FNS(3, v) TILE_FNS(4, v) TILE_FNS(5, v) TILE_FNS(6, v)
 #define FNS8(v) FNS6(v) TILE_FNS(7, v) TILE_FNS(8, v)
 #define FNS12(v) FNS8(v) TILE_FNS(9, v) TILE_FNS(10, v) TILE_FNS(11, v) TILE_FNS(12, v)
-#define FNS16(v) FNS8(v) TILE_FNS(9, v) TILE_FNS(10, v) TILE_FNS(11, v) TILE_FNS(12, v) \
-	TILE_FNS(13, v) TILE_FNS(14, v) TILE_FNS(15, v) TILE_FNS(16, v)
+#define FNS16(v) FNS12(v) TILE_FNS(13, v) TILE_FNS(14, v) TILE_FNS(15, v) TILE_FNS(16, v)
 
 /* 16 rows of one vector, 12 of two, 8 of three, 6 of four (kernel_api.h). */
 FNS16(1)
@@ -42,7 +41,7 @@ FNS6(4)
 #define ROWS6(v) T(1, v); T(2, v); T(3, v); T(4, v); T(5, v); T(6, v)
 #define ROWS8(v) ROWS6(v); T(7, v); T(8, v)
 #define ROWS12(v) ROWS8(v); T(9, v); T(10, v); T(11, v); T(12, v)
-#define ROWS16(v) ROWS8(v); T(9, v); T(10, v); T(11, v); T(12, v); T(13, v); T(14, v); T(15, v); T(16, v)
+#define ROWS16(v) ROWS12(v); T(13, v); T(14, v); T(15, v); T(16, v)
 
 /* The three entries of a kernel file, around its u_kernel(groups, ...)
  * (defined after this header, before the use): plain (groups 0), name##p
