@@ -164,8 +164,11 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
 	}
 	static const int64_t lop[][3] = {{64, 1000, 1000}, {1000, 1000, 64}, {1000, 64, 1000},
 	                                 {37, 1500, 800}, {513, 300, 200}, {2, 800, 700},
-	                                 {700, 3, 600}, {1200, 40, 900}};
-	for (int i = 0; i < 8; i++) {
+	                                 {700, 3, 600}, {1200, 40, 900},
+	                                 /* all rows one block of A, deep: the
+	                                  * packed way's shallower kc */
+	                                 {100, 500, 1100}, {250, 300, 1300}};
+	for (int i = 0; i < (int)(sizeof lop / sizeof lop[0]); i++) {
 		prob p;
 		prob_init(&p, dt, i == 4 ? GK_COL_MAJOR : GK_ROW_MAJOR, i == 2 ? GK_TRANS : GK_NO_TRANS,
 		          i == 3 ? GK_TRANS : GK_NO_TRANS, lop[i][0], lop[i][1], lop[i][2],
@@ -205,7 +208,8 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
  * equal blocks), rows of C whose columns the axpy way cuts by the
  * thread count (2 x 3001 x 300, 1 x 2999 x 260), and deep products whose
  * depth way 6 cuts by the thread count (60 x 70 x 40000, 100 x 45 x
- * 30000). */
+ * 30000), and a deep product whose rows all fit one block of A (120 x 400
+ * x 1100: the packed way's shallower kc, from the shape alone). */
 static void test_bits(unsigned dt, tu_rng *r)
 {
 	static const int64_t shapes[][3] = {{8, 8, 120000}, {16, 16, 50000}, {17, 5, 70000},
@@ -214,7 +218,8 @@ static void test_bits(unsigned dt, tu_rng *r)
 	                                    {1000, 40, 700}, {700, 2, 600}, {2, 600, 700},
 	                                    {130, 511, 200}, {96, 511, 80}, {100, 510, 90},
 	                                    {200, 2500, 32}, {1500, 1450, 900}, {2, 3001, 300},
-	                                    {1, 2999, 260}, {60, 70, 40000}, {100, 45, 30000}};
+	                                    {1, 2999, 260}, {60, 70, 40000}, {100, 45, 30000},
+	                                    {120, 400, 1100}};
 	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
 	gk_context *plain[5], *det[5];
 	for (int t = 1; t <= 4; t++) {

@@ -149,6 +149,23 @@
  * the panel stays in L2 while the macrokernel walks C along its rows
  * (blocked_tmpl.h, GK_FN(packed)). */
 #define GK_BLOCKED_SHALLOW_NC 512
+/* The largest piece of B, in bytes, that the own-columns way packs at a
+ * time (blocked_tmpl.h, GK_FN(packed)): besides the piece in use, L2 holds
+ * the A block, the next piece as it is packed, the lines of B it is packed
+ * from and the rows of C being updated, and a larger piece is partly
+ * evicted before the last A sliver has used it. On an Emerald Rapids guest
+ * (2 MiB L2), 64 x 4096 x 4096 ran 7-12% faster with pieces of 136-168
+ * columns (AVX2 DGEMM, 250-390 KiB) than with the 416 (958 KiB) that L2
+ * less the A block gave, 300 x 3000 x 3000 the same with 12 slivers as
+ * with 35, and 4% slower with 7; two slivers of AVX-512 DGEMM (288 KiB) as
+ * fast as five, one 18% slower
+ * (bench/results/2026-11-29-emr-cpu-avx2/piece_sweep.log). */
+#define GK_BLOCKED_PIECE_BYTES (320 * 1024)
+/* ... or this many A slivers, if more: each A sliver is read into L1 once
+ * per piece, a cost spread over the piece's slivers of B. AVX-512 DGEMM
+ * (a 48 KiB A sliver) ran 1.5-4% slower with pieces of 6 A slivers than
+ * with the 15 it had. */
+#define GK_BLOCKED_PIECE_A 16
 
 /*
  * Cache blocking for one kernel shape (Goto & van de Geijn, "Anatomy of
@@ -193,7 +210,10 @@ GK_HIDDEN void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gem
 GK_HIDDEN void gk_gemm_blocking_for(size_t esize, int64_t mr, int64_t nr, int64_t m, int64_t n,
                                     int64_t k, gk_gemm_blocking *out);
 
-/* Just the kc of gk_gemm_blocking_for. */
+/* The kc of gk_gemm_blocking_for, before its rule for products whose rows
+ * all fit one block of A (blocked_sizes.c, L1_A_ONE_DEN), which only the
+ * packed way follows: the other ways and the choice among them keep the
+ * tile's kc. */
 GK_HIDDEN int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr, int64_t m, int64_t n, int64_t k);
 
 /*

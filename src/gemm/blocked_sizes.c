@@ -47,6 +47,20 @@
 #define L1_SLIVERS_NUM 2
 #define L1_SLIVERS_DEN 3
 #define KC_MAX 1024
+/* A product whose rows all fit one block of A with a kc that keeps the A
+ * sliver in a third of L1 takes that kc (at least KC_MIN), when k is at
+ * least ONE_BLOCK_K_MIN such blocks deep. The packed way then holds each A
+ * sliver in L1 while a piece of B streams past it from L2 (own columns,
+ * blocked_tmpl.h), and the B slivers need the rest of L1 on their way:
+ * an A sliver the whole L1 (AVX-512 DGEMM 8 x 24 at kc 768 on a 48 KiB L1)
+ * is evicted by them. On an Emerald Rapids guest, kc 256 instead of 768
+ * ran 64 x 4096 x 4096 1.32x as fast, 80 x 3000 x 3000 1.13x,
+ * 128 x 3000 x 3000 1.25x, 200 x 2000 x 2000 1.09x, 256 x 2048 x 2048
+ * 1.13x, 128 x 128 x 4096 1.05x; 256^3 (one kc block either way, now of
+ * all its rows) 0.96x (bench/results/2026-11-29-emr-cpu-avx512/logs/
+ * one_block_kc.log). */
+#define L1_A_ONE_DEN 3
+#define ONE_BLOCK_K_MIN 4
 #define KC_TALL_MR 8 /* tiles of at least this many rows may take the deep kc (deep_kc) */
 #define KC_DEEP_C_L2 4 /* ... when C is larger than this many L2s */
 #define KC_DEEP_C_L2_UP 3 /* ... or this many, where the deep kc is the deeper */
@@ -162,13 +176,29 @@ static int64_t deep_depth(int64_t es, int64_t mr, int64_t nr, int64_t k)
 	return ((k + nb - 1) / nb + 7) / 8 * 8;
 }
 
-static void blocking(int64_t es, int64_t mr, int64_t nr, int deep, int64_t k, gk_gemm_blocking *out)
+/* The kc of L1_A_ONE_DEN for an m x k product (m rows of A), or 0 where
+ * that rule does not apply (m unknown: 0). */
+static int64_t one_block_kc(int64_t es, int64_t mr, int64_t m, int64_t k, int64_t kc, int64_t a_bytes)
+{
+	int64_t kr = (int64_t)cache.l1 / L1_A_ONE_DEN / (mr * es) / 8 * 8;
+	if (kr < KC_MIN)
+		kr = KC_MIN;
+	const int64_t mup = (m + mr - 1) / mr * mr;
+	return m > 0 && kr < kc && k >= ONE_BLOCK_K_MIN * kr && mup <= down_to(a_bytes / (kr * es), mr) ? kr : 0;
+}
+
+static void blocking(int64_t es, int64_t mr, int64_t nr, int deep, int64_t m, int64_t k, gk_gemm_blocking *out)
 {
 	int64_t kc = deep ? deep_depth(es, mr, nr, k) : kc_from_l1(es, mr, nr, 0);
 	/* L2: the packed mc x kc block of A, about half of it (at most
 	 * L2_BLOCK_MAX), so that the B sliver and the C tiles passing through
 	 * do not evict it; for a deep kc, of the depth the product has. */
 	const int64_t a_bytes = (int64_t)cache.l2 / 2 < L2_BLOCK_MAX ? (int64_t)cache.l2 / 2 : L2_BLOCK_MAX;
+	const int64_t kr = one_block_kc(es, mr, m, k, kc, a_bytes);
+	if (kr > 0) {
+		kc = kr;
+		deep = 0;
+	}
 	const int64_t ka = deep && k < kc ? k : kc;
 	int64_t mc = down_to(a_bytes / (ka * es), mr);
 	/* L3: the packed kc x nc panel of B, about half of it (of at most
@@ -202,7 +232,7 @@ static void blocking(int64_t es, int64_t mr, int64_t nr, int deep, int64_t k, gk
 void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out)
 {
 	pthread_once(&cache_once, read_caches);
-	blocking((int64_t)esize, mr, nr, 0, 0, out);
+	blocking((int64_t)esize, mr, nr, 0, 0, 0, out);
 }
 
 void gk_gemm_blocking_for(size_t esize, int64_t mr, int64_t nr, int64_t m, int64_t n, int64_t k,
@@ -210,7 +240,7 @@ void gk_gemm_blocking_for(size_t esize, int64_t mr, int64_t nr, int64_t m, int64
 {
 	pthread_once(&cache_once, read_caches);
 	const int64_t es = (int64_t)esize;
-	blocking(es, mr, nr, deep_kc(es, mr, nr, m, n, k), k, out);
+	blocking(es, mr, nr, deep_kc(es, mr, nr, m, n, k), m, k, out);
 }
 
 int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr, int64_t m, int64_t n, int64_t k)
