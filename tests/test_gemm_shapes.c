@@ -209,7 +209,11 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
  * thread count (2 x 3001 x 300, 1 x 2999 x 260), and deep products whose
  * depth way 6 cuts by the thread count (60 x 70 x 40000, 100 x 45 x
  * 30000), and a deep product whose rows all fit one block of A (120 x 400
- * x 1100: the packed way's shallower kc, from the shape alone). */
+ * x 1100: the packed way's shallower kc, from the shape alone), and a
+ * narrow one whose one-thread calls go straight to the unpacked kernel
+ * (2000 x 16 x 60: k within the kc of every rule, but not within that of
+ * the small blocks of test_gemm_shapes_small_blocks, where it must be cut
+ * as on more threads). */
 static void test_bits(unsigned dt, tu_rng *r)
 {
 	static const int64_t shapes[][3] = {{8, 8, 120000}, {16, 16, 50000}, {17, 5, 70000},
@@ -219,7 +223,7 @@ static void test_bits(unsigned dt, tu_rng *r)
 	                                    {130, 511, 200}, {96, 511, 80}, {100, 510, 90},
 	                                    {200, 2500, 32}, {1500, 1450, 900}, {2, 3001, 300},
 	                                    {1, 2999, 260}, {60, 70, 40000}, {100, 45, 30000},
-	                                    {120, 400, 1100}};
+	                                    {2000, 16, 60}, {120, 400, 1100}};
 	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
 	gk_context *plain[5], *det[5];
 	for (int t = 1; t <= 4; t++) {

@@ -208,9 +208,12 @@ static gk_cuda_host_opts host_opts(const gk_context *ctx)
 	return o;
 }
 
-gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
-                      int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
-                      const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
+/* gk_sgemm_ex, written once for it and gk_sgemm (ctx NULL), so that a
+ * call without a context goes through one function. */
+static inline __attribute__((always_inline)) gk_status
+sgemm_body(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb, int64_t m,
+           int64_t n, int64_t k, float alpha, const float *a, int64_t lda, const float *b,
+           int64_t ldb, float beta, float *c, int64_t ldc)
 {
 	static const char fn[] = "gk_sgemm";
 	canon cn;
@@ -258,9 +261,19 @@ gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	return al->sgemm(&p);
 }
 
-gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
-                      int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
-                      const double *b, int64_t ldb, double beta, double *c, int64_t ldc)
+gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
+                      int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+                      const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
+{
+	return sgemm_body(ctx, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+/* gk_dgemm_ex, written once for it and gk_dgemm (ctx NULL), so that a
+ * call without a context goes through one function. */
+static inline __attribute__((always_inline)) gk_status
+dgemm_body(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb, int64_t m,
+           int64_t n, int64_t k, double alpha, const double *a, int64_t lda, const double *b,
+           int64_t ldb, double beta, double *c, int64_t ldc)
 {
 	static const char fn[] = "gk_dgemm";
 	canon cn;
@@ -308,18 +321,25 @@ gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
 	return al->dgemm(&p);
 }
 
+gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
+                      int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
+                      const double *b, int64_t ldb, double beta, double *c, int64_t ldc)
+{
+	return dgemm_body(ctx, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 gk_status gk_sgemm(gk_layout layout, gk_trans ta, gk_trans tb, int64_t m, int64_t n, int64_t k,
                    float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
                    float beta, float *c, int64_t ldc)
 {
-	return gk_sgemm_ex(NULL, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+	return sgemm_body(NULL, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 gk_status gk_dgemm(gk_layout layout, gk_trans ta, gk_trans tb, int64_t m, int64_t n, int64_t k,
                    double alpha, const double *a, int64_t lda, const double *b, int64_t ldb,
                    double beta, double *c, int64_t ldc)
 {
-	return gk_dgemm_ex(NULL, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+	return dgemm_body(NULL, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /*

@@ -216,6 +216,13 @@ GK_HIDDEN void gk_gemm_blocking_for(size_t esize, int64_t mr, int64_t nr, int64_
  * tile's kc. */
 GK_HIDDEN int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr, int64_t m, int64_t n, int64_t k);
 
+/* A depth within the kc of every tile and rule: GK_BLOCKED_DIRECT_K, or
+ * less under a GK_GEMM_BLOCKS override with a shallower kc; 0 until the
+ * cache sizes are read (the first product's gk_gemm_kc). The blocked
+ * driver's direct calls take a product this deep without asking its kc. */
+#define GK_BLOCKED_DIRECT_K 64
+GK_HIDDEN extern _Atomic int64_t gk_gemm_direct_k;
+
 /*
  * The partitioning of the packed loops, shared by the blocked driver
  * (blocked_tmpl.h) and the production Strassen (strassen_abc_tmpl.h), which

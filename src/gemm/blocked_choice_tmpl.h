@@ -185,35 +185,44 @@ static gk_status GK_FN(deep_split)(const GK_ARGS *p, int nt, int64_t kc)
 	return GK_OK;
 }
 
+/* All of C one column of tiles of the unpacked kernel, k one block, one
+ * thread: the calls straight away. At 16 x 16 x 16 the loops of way 1
+ * around them cost a sixth. Not for a product that goes way 3 on more
+ * threads (its sums run in another order there, and the bits must not
+ * depend on the count), nor way 5. */
+static inline int GK_FN(direct_ok)(const GK_ARGS *p)
+{
+	return p->cs_b == 1 && p->n <= p->kern->GK_UNR && !GK_FN(dotway)(p) && !GK_FN(way3)(p);
+}
+
+static gk_status GK_FN(direct)(const GK_ARGS *p)
+{
+	GK_FN(rowplan) rp;
+	GK_FN(rowplan_init)(&rp, p->m, GK_FN(urows)(p->kern, p->n, p->k));
+	const GK_T *a = p->a;
+	GK_T *c = p->c;
+	for (int64_t ib = 0; ib < rp.nblk; ib++) {
+		const int64_t mv = rp.base + (ib < rp.extra);
+		p->kern->GK_UKR_U(mv, p->n, p->k, p->alpha, a, p->rs_a, p->cs_a, p->b, p->rs_b, p->beta, c,
+		                  p->rs_c);
+		a += mv * p->rs_a;
+		c += mv * p->rs_c;
+	}
+	return GK_OK;
+}
+
 /* The product on nt threads, depth blocks of kc; way 6 on dn threads
  * where dn > 1 (GK_FN(deep)). */
 static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc, int dn)
 {
-	const int64_t m = p->m, n = p->n, k = p->k;
+	const int64_t k = p->k;
 	/* Way 5 first: its limits leave no depth that way 2 would split. */
 	if (GK_FN(dotway)(p)) {
 		const gk_status st = GK_FN(dot_tiles)(p, nt);
 		return st == GK_OK ? st : GK_FN(no_workspace)(p, kc);
 	}
-	/* All of C one column of tiles of the unpacked kernel, k one block, one
-	 * thread: the calls straight away. At 16 x 16 x 16 the loops of way 1
-	 * around them cost a sixth. */
-	/* Not for a product that goes way 3 on more threads: its sums run in
-	 * another order there, and the bits must not depend on the count. */
-	if (nt == 1 && k <= kc && p->cs_b == 1 && n <= p->kern->GK_UNR && !GK_FN(way3)(p)) {
-		GK_FN(rowplan) rp;
-		GK_FN(rowplan_init)(&rp, m, GK_FN(urows)(p->kern, n, k));
-		const GK_T *a = p->a;
-		GK_T *c = p->c;
-		for (int64_t ib = 0; ib < rp.nblk; ib++) {
-			const int64_t mv = rp.base + (ib < rp.extra);
-			p->kern->GK_UKR_U(mv, n, k, p->alpha, a, p->rs_a, p->cs_a, p->b, p->rs_b, p->beta,
-			                  c, p->rs_c);
-			a += mv * p->rs_a;
-			c += mv * p->rs_c;
-		}
-		return GK_OK;
-	}
+	if (nt == 1 && k <= kc && GK_FN(direct_ok)(p))
+		return GK_FN(direct)(p);
 	if (dn > 1 && GK_FN(deep_split)(p, dn, kc) == GK_OK)
 		return GK_OK;
 	const gk_status st = GK_FN(ways)(p, nt, kc);
@@ -223,6 +232,13 @@ static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc, int dn)
 gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
+	/* The smallest products asked on one thread go straight to the calls
+	 * above, before the choices below (a fifth of a 16 x 16 x 16 SGEMM):
+	 * their k is within every kc (gk_gemm_direct_k), and one thread is what
+	 * gk_gemm_threads would give them. */
+	if (p->threads == 1 && k <= atomic_load_explicit(&gk_gemm_direct_k, memory_order_relaxed) &&
+	    GK_FN(direct_ok)(p))
+		return GK_FN(direct)(p);
 	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
 	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr, m, n, k);
 	/* Never more threads than the work keeps busy; up to 2^31

@@ -71,6 +71,7 @@ static struct {
 	int64_t l2_bytes;   /* its optional fourth field, 0 when absent */
 } cache;
 static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+_Atomic int64_t gk_gemm_direct_k;
 
 static size_t clamp_size(long v, size_t lo, size_t hi, size_t fallback)
 {
@@ -96,6 +97,10 @@ static void read_caches(void)
 		cache.nc = nc;
 		cache.l2_bytes = got == 4 && l2b > 0 ? l2b : 0;
 	}
+	/* Every rule gives kc >= 128 (at least 16 KiB of L1 over at most 16
+	 * rows of 8 bytes), an override what it says. */
+	const int64_t dk = cache.kc > 0 && cache.kc < GK_BLOCKED_DIRECT_K ? cache.kc : GK_BLOCKED_DIRECT_K;
+	atomic_store_explicit(&gk_gemm_direct_k, dk, memory_order_relaxed);
 }
 
 /* v rounded down to a multiple of q, and at least q. */
