@@ -75,15 +75,27 @@ static int is_value(unsigned dtype, const void *x, double v)
 	return dtype == GK_DTYPE_F32 ? *(const float *)x == (float)v : *(const double *)x == v;
 }
 
-static gk_status run_gk(const gk_context *ctx, unsigned dtype, gk_trans ta, gk_trans tb,
-                        int m, int n, int k, const void *alpha, const void *a, int lda,
-                        const void *b, int ldb, const void *beta, void *c, int ldc)
+/*
+ * gemmkit's product for a BLAS or CBLAS call that passed the reference's
+ * checks, in the given layout (CBLAS's enumerations are gemmkit's).
+ * BLAS has no way to return a failure, and there is none to return: the
+ * reference's checks cover gk_sgemm's but for extents past the address
+ * space (which no real matrix has), and the CPU algorithm the default
+ * context runs, cpu.blocked, computes every product it is given, with
+ * no workspace when none can be had.
+ */
+static void run_checked(const routine *r, gk_layout layout, gk_trans ta, gk_trans tb, int m,
+                        int n, int k, const void *alpha, const void *a, int lda, const void *b,
+                        int ldb, const void *beta, void *c, int ldc)
 {
-	if (dtype == GK_DTYPE_F32)
-		return gk_sgemm_ex(ctx, GK_COL_MAJOR, ta, tb, m, n, k, *(const float *)alpha, a, lda,
-		                   b, ldb, *(const float *)beta, c, ldc);
-	return gk_dgemm_ex(ctx, GK_COL_MAJOR, ta, tb, m, n, k, *(const double *)alpha, a, lda, b,
-	                   ldb, *(const double *)beta, c, ldc);
+	const gk_status st =
+		r->dtype == GK_DTYPE_F32
+			? gk_sgemm_ex(NULL, layout, ta, tb, m, n, k, *(const float *)alpha, a, lda, b, ldb,
+			              *(const float *)beta, c, ldc)
+			: gk_dgemm_ex(NULL, layout, ta, tb, m, n, k, *(const double *)alpha, a, lda, b, ldb,
+			              *(const double *)beta, c, ldc);
+	if (st != GK_OK)
+		fprintf(stderr, "gemmkit: %.5s failed: %s\n", r->f77, gk_last_error());
 }
 
 /*
@@ -116,15 +128,7 @@ static int f77_gemm(const routine *r, char transa, char transb, int m, int n, in
 	/* Real data: 'C' (conjugate transpose) is 'T'. */
 	const gk_trans ta = lsame(transa, 'N') ? GK_NO_TRANS : GK_TRANS;
 	const gk_trans tb = lsame(transb, 'N') ? GK_NO_TRANS : GK_TRANS;
-	/*
-	 * BLAS has no way to return a failure, and there is none to return: the
-	 * reference's checks cover gk_sgemm's but for extents past the address
-	 * space (which no real matrix has), and the CPU algorithm the default
-	 * context runs, cpu.blocked, computes every product it is given, with
-	 * no workspace when none can be had.
-	 */
-	if (run_gk(NULL, r->dtype, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) != GK_OK)
-		fprintf(stderr, "gemmkit: %.5s failed: %s\n", r->f77, gk_last_error());
+	run_checked(r, GK_COL_MAJOR, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 	return 0;
 }
 
@@ -300,9 +304,8 @@ void cblas_sgemm(enum CBLAS_ORDER layout, enum CBLAS_TRANSPOSE transa,
 {
 	if (cblas_plain((int)layout, (int)transa, (int)transb, m, n, k, lda, ldb, ldc, alpha == 0.0f,
 	                a, b, c)) {
-		if (gk_sgemm_ex(NULL, (gk_layout)layout, (gk_trans)transa, (gk_trans)transb, m, n, k,
-		                alpha, a, lda, b, ldb, beta, c, ldc) != GK_OK)
-			fprintf(stderr, "gemmkit: %.5s failed: %s\n", r_sgemm.f77, gk_last_error());
+		run_checked(&r_sgemm, (gk_layout)layout, (gk_trans)transa, (gk_trans)transb, m, n, k,
+		            &alpha, a, lda, b, ldb, &beta, c, ldc);
 		return;
 	}
 	cblas_entry(&r_sgemm, (int)layout, (int)transa, (int)transb, m, n, k, &alpha, a, lda, b,
@@ -316,9 +319,8 @@ void cblas_dgemm(enum CBLAS_ORDER layout, enum CBLAS_TRANSPOSE transa,
 {
 	if (cblas_plain((int)layout, (int)transa, (int)transb, m, n, k, lda, ldb, ldc, alpha == 0.0,
 	                a, b, c)) {
-		if (gk_dgemm_ex(NULL, (gk_layout)layout, (gk_trans)transa, (gk_trans)transb, m, n, k,
-		                alpha, a, lda, b, ldb, beta, c, ldc) != GK_OK)
-			fprintf(stderr, "gemmkit: %.5s failed: %s\n", r_dgemm.f77, gk_last_error());
+		run_checked(&r_dgemm, (gk_layout)layout, (gk_trans)transa, (gk_trans)transb, m, n, k,
+		            &alpha, a, lda, b, ldb, &beta, c, ldc);
 		return;
 	}
 	cblas_entry(&r_dgemm, (int)layout, (int)transa, (int)transb, m, n, k, &alpha, a, lda, b,
