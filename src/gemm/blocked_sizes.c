@@ -53,12 +53,13 @@
  * sliver in L1 while a piece of B streams past it from L2 (own columns,
  * blocked_tmpl.h), and the B slivers need the rest of L1 on their way:
  * an A sliver the whole L1 (AVX-512 DGEMM 8 x 24 at kc 768 on a 48 KiB L1)
- * is evicted by them. On an Emerald Rapids guest, kc 256 instead of 768
- * ran 64 x 4096 x 4096 1.32x as fast, 80 x 3000 x 3000 1.13x,
- * 128 x 3000 x 3000 1.25x, 200 x 2000 x 2000 1.09x, 256 x 2048 x 2048
- * 1.13x, 128 x 128 x 4096 1.05x; 256^3 (one kc block either way, now of
- * all its rows) 0.96x (bench/results/2026-11-29-emr-cpu-avx512/logs/
- * one_block_kc.log). */
+ * is evicted by them. On an Emerald Rapids guest, with kc 256 instead of
+ * 768, 64 x 4096 x 4096 ran 1.21x as fast on one thread and 1.19x on two,
+ * 128 x 3000 x 3000 1.18x and 1.40x, 256 x 2048 x 2048 1.10x and 1.27x,
+ * 200 x 20000 x 2048 (a deep kc of 512 before) 1.15x and 1.24x,
+ * 128 x 128 x 4096 1.04x and 1.01x. Taking all the rows of 256^3 (k one
+ * block: not this rule) into one block of kc 256 ran it 0.96x as fast
+ * (bench/results/2026-11-29-emr-cpu-avx512/logs/one_block_kc.log). */
 #define L1_A_ONE_DEN 3
 #define ONE_BLOCK_K_MIN 4
 #define KC_TALL_MR 8 /* tiles of at least this many rows may take the deep kc (deep_kc) */
