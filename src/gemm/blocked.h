@@ -157,9 +157,9 @@
  * (2 MiB L2), 64 x 4096 x 4096 ran 7-12% faster with pieces of 136-168
  * columns (AVX2 DGEMM, 250-390 KiB) than with the 416 (958 KiB) that L2
  * less the A block gave, 300 x 3000 x 3000 the same with 12 slivers as
- * with 35, and 4% slower with 7; two slivers of AVX-512 DGEMM (288 KiB) as
- * fast as five, one 18% slower
- * (bench/results/2026-11-29-emr-cpu-avx2/piece_sweep.log). */
+ * with 35, and 4% slower with 7; one sliver of AVX-512 DGEMM (147 KiB)
+ * 18% slower than five (bench/results/2026-11-29-emr-cpu-avx2/
+ * piece_sweep.log). */
 #define GK_BLOCKED_PIECE_BYTES (320 * 1024)
 /* ... or this many A slivers, if more: each A sliver is read into L1 once
  * per piece, a cost spread over the piece's slivers of B. AVX-512 DGEMM
