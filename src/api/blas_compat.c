@@ -248,8 +248,9 @@ static char trans_char(int t)
  * (m, n, k >= 1: the max(1, ...) does not matter). Such a call goes to
  * gemmkit in its own layout, which CBLAS's enumerations share
  * (gemmkit.h), without the reference's Fortran-level detour: a sixth of a
- * 16 x 16 x 16 SGEMM. Any other call takes the detour.
- */
+ * 16 x 16 x 16 SGEMM. Any other call takes the detour. The rule is
+ * f77_check's on the enumerations, not its characters: through f77_check
+ * (trans_char, lsame) the shortcut kept 1.02x of the 1.06x at 16^3. */
 static int cblas_plain(int layout, int transa, int transb, int m, int n, int k, int lda,
                        int ldb, int ldc, int alpha_zero, const void *a, const void *b,
                        const void *c)

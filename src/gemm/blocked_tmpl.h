@@ -367,12 +367,10 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 		 * one (packed along the way) fit L2 together. */
 		const int64_t ps = GK_SLIVER(nr, pl.bs.kc);
 		const int64_t room = 2 * pl.bs.b_in_l2 - mup * pl.bs.kc;
+		/* At most GK_BLOCKED_PIECE_BYTES, or GK_BLOCKED_PIECE_A A slivers. */
+		const int64_t cap = GK_BLOCKED_PIECE_BYTES / (int64_t)sizeof(GK_T);
 		const int64_t sa = GK_BLOCKED_PIECE_A * GK_SLIVER(mr, pl.bs.kc);
-		const int64_t most = (GK_BLOCKED_PIECE_BYTES / (int64_t)sizeof(GK_T) > sa
-		                              ? GK_BLOCKED_PIECE_BYTES / (int64_t)sizeof(GK_T)
-		                              : sa) / ps;
-		const int64_t nsl_p = room / 2 / ps;
-		const int64_t nc = (nsl_p < most ? nsl_p : most) * nr;
+		const int64_t nc = GK_FN(min)(room / 2, cap > sa ? cap : sa) / ps * nr;
 		pl.bs.nc = nc < nr ? nr : nc;
 	}
 	if (pl.bs.nc > nup)

@@ -11,6 +11,13 @@
 
 #define GK_GF256_POLY 0x11d
 
+/* x * 2, x a field element (bits 0-7). */
+static inline unsigned times2(unsigned x)
+{
+	x <<= 1;
+	return x & 0x100 ? x ^ GK_GF256_POLY : x;
+}
+
 static gk_gf256_field field;
 static pthread_once_t field_once = PTHREAD_ONCE_INIT;
 
@@ -20,9 +27,7 @@ static void build_field(void)
 	for (int i = 0; i < 255; i++) {
 		field.exp[i] = (uint8_t)x;
 		field.log[x] = (uint8_t)i;
-		x <<= 1;
-		if (x & 0x100)
-			x ^= GK_GF256_POLY;
+		x = times2(x);
 	}
 	for (int i = 255; i < 512; i++)
 		field.exp[i] = field.exp[i - 255];
@@ -59,9 +64,7 @@ static inline void basis_products(uint8_t c, uint8_t p[8])
 	unsigned x = c;
 	for (int b = 0; b < 8; b++) {
 		p[b] = (uint8_t)x;
-		x <<= 1;
-		if (x & 0x100)
-			x ^= GK_GF256_POLY;
+		x = times2(x);
 	}
 }
 
