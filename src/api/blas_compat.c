@@ -2,7 +2,11 @@
  * blas_compat.c - the BLAS and CBLAS entry points (gemmkit_cblas.h):
  * sgemm_, dgemm_, cblas_sgemm, cblas_dgemm, and the default error handlers.
  *
- * Both interfaces funnel into one column-major call with the reference
+ * A call that passes every check and computes a product goes straight to
+ * gemmkit's entry (gemm_entry.h, inline here) in its own layout
+ * (plain_call). Every other call, all the invalid ones and the quick
+ * returns among them, takes the reference's route: both interfaces
+ * funnel into one column-major call with the reference
  * SGEMM's checks, in the reference's order, exactly as netlib's CBLAS
  * funnels into its Fortran SGEMM; a CBLAS call then turns the Fortran
  * parameter number into the number netlib's CBLAS gives cblas_xerbla. This
@@ -16,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "gemmkit_cblas.h"
-#include "gk_context.h"
+#include "gemm_entry.h"
 
 /* One routine's names and element type. */
 typedef struct {
@@ -84,16 +88,17 @@ static int is_value(unsigned dtype, const void *x, double v)
  * context runs, cpu.blocked, computes every product it is given, with
  * no workspace when none can be had.
  */
-static void run_checked(const routine *r, gk_layout layout, gk_trans ta, gk_trans tb, int m,
-                        int n, int k, const void *alpha, const void *a, int lda, const void *b,
-                        int ldb, const void *beta, void *c, int ldc)
+static inline __attribute__((always_inline)) void
+run_checked(const routine *r, gk_layout layout, gk_trans ta, gk_trans tb, int m, int n, int k,
+            const void *alpha, const void *a, int lda, const void *b, int ldb, const void *beta,
+            void *c, int ldc)
 {
 	const gk_status st =
 		r->dtype == GK_DTYPE_F32
-			? gk_sgemm_ex(NULL, layout, ta, tb, m, n, k, *(const float *)alpha, a, lda, b, ldb,
-			              *(const float *)beta, c, ldc)
-			: gk_dgemm_ex(NULL, layout, ta, tb, m, n, k, *(const double *)alpha, a, lda, b, ldb,
-			              *(const double *)beta, c, ldc);
+			? gk_sgemm_entry(NULL, layout, ta, tb, m, n, k, *(const float *)alpha, a, lda, b,
+			                 ldb, *(const float *)beta, c, ldc)
+			: gk_dgemm_entry(NULL, layout, ta, tb, m, n, k, *(const double *)alpha, a, lda, b,
+			                 ldb, *(const double *)beta, c, ldc);
 	if (st != GK_OK)
 		fprintf(stderr, "gemmkit: %.5s failed: %s\n", r->f77, gk_last_error());
 }
@@ -132,15 +137,68 @@ static int f77_gemm(const routine *r, char transa, char transb, int m, int n, in
 	return 0;
 }
 
+/*
+ * Whether a call is one that every check passes and that computes a product
+ * (m, n, k >= 1, alpha != 0, A, B and C given): the leading dimensions
+ * against what the layout needs, as the reference checks them (m, n, k >= 1:
+ * the max(1, ...) does not matter); the transposes are CBLAS's
+ * enumerations (f77_trans maps the Fortran characters to them). Such a call
+ * goes to gemmkit in its own layout, which CBLAS's enumerations share
+ * (gemmkit.h), without the reference's Fortran-level checks and detour: a
+ * sixth of a 16 x 16 x 16 SGEMM. Any other call takes the detour. The rule
+ * is f77_check's on the enumerations, not its characters: through
+ * f77_check (trans_char, lsame) the CBLAS shortcut kept 1.02x of the 1.06x
+ * at 16^3. */
+static int plain_call(int layout, int transa, int transb, int m, int n, int k, int lda,
+                      int ldb, int ldc, int alpha_zero, const void *a, const void *b,
+                      const void *c)
+{
+	if (m < 1 || n < 1 || k < 1 || alpha_zero || a == NULL || b == NULL || c == NULL)
+		return 0;
+	if (transa < CblasNoTrans || transa > CblasConjTrans || transb < CblasNoTrans ||
+	    transb > CblasConjTrans)
+		return 0;
+	const int nota = transa == CblasNoTrans, notb = transb == CblasNoTrans;
+	if (layout == CblasColMajor)
+		return lda >= (nota ? m : k) && ldb >= (notb ? k : n) && ldc >= m;
+	if (layout == CblasRowMajor)
+		return lda >= (nota ? k : m) && ldb >= (notb ? n : k) && ldc >= n;
+	return 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Fortran 77 interface                                                      */
 /* ------------------------------------------------------------------------ */
+
+/* The CBLAS enumeration of a Fortran transpose character, -1 for any other. */
+static int f77_trans(const char *t)
+{
+	switch (*t) {
+	case 'N': case 'n': return CblasNoTrans;
+	case 'T': case 't': return CblasTrans;
+	case 'C': case 'c': return CblasConjTrans;
+	default: return -1;
+	}
+}
 
 static void f77_entry(const routine *r, const char *transa, const char *transb, const int *m,
                       const int *n, const int *k, const void *alpha, const void *a,
                       const int *lda, const void *b, const int *ldb, const void *beta, void *c,
                       const int *ldc)
 {
+	/* A call that passes every check goes straight to gemmkit (plain_call):
+	 * the checks below and f77_gemm's again cost 1.10x at 16 x 16 x 16
+	 * (bench/results/2026-11-29-emr-blas-entry). */
+	if (transa != NULL && transb != NULL && m != NULL && n != NULL && k != NULL &&
+	    alpha != NULL && beta != NULL && lda != NULL && ldb != NULL && ldc != NULL) {
+		const int ta = f77_trans(transa), tb = f77_trans(transb);
+		if (plain_call(CblasColMajor, ta, tb, *m, *n, *k, *lda, *ldb, *ldc,
+		               is_value(r->dtype, alpha, 0.0), a, b, c)) {
+			run_checked(r, GK_COL_MAJOR, (gk_trans)ta, (gk_trans)tb, *m, *n, *k, alpha, a,
+			            *lda, b, *ldb, beta, c, *ldc);
+			return;
+		}
+	}
 	/* A NULL scalar argument reads as an illegal value of that argument, so
 	 * it is reported in the reference's order among the others. */
 	int info = f77_check(transa ? *transa : '\0', transb ? *transb : '\0', m ? *m : -1,
@@ -241,33 +299,6 @@ static char trans_char(int t)
 	}
 }
 
-/*
- * Whether a CBLAS call is one that every check passes and that computes a
- * product (m, n, k >= 1, alpha != 0, A, B and C given): the leading
- * dimensions against what the layout needs, as the reference checks them
- * (m, n, k >= 1: the max(1, ...) does not matter). Such a call goes to
- * gemmkit in its own layout, which CBLAS's enumerations share
- * (gemmkit.h), without the reference's Fortran-level detour: a sixth of a
- * 16 x 16 x 16 SGEMM. Any other call takes the detour. The rule is
- * f77_check's on the enumerations, not its characters: through f77_check
- * (trans_char, lsame) the shortcut kept 1.02x of the 1.06x at 16^3. */
-static int cblas_plain(int layout, int transa, int transb, int m, int n, int k, int lda,
-                       int ldb, int ldc, int alpha_zero, const void *a, const void *b,
-                       const void *c)
-{
-	if (m < 1 || n < 1 || k < 1 || alpha_zero || a == NULL || b == NULL || c == NULL)
-		return 0;
-	if (transa < CblasNoTrans || transa > CblasConjTrans || transb < CblasNoTrans ||
-	    transb > CblasConjTrans)
-		return 0;
-	const int nota = transa == CblasNoTrans, notb = transb == CblasNoTrans;
-	if (layout == CblasColMajor)
-		return lda >= (nota ? m : k) && ldb >= (notb ? k : n) && ldc >= m;
-	if (layout == CblasRowMajor)
-		return lda >= (nota ? k : m) && ldb >= (notb ? n : k) && ldc >= n;
-	return 0;
-}
-
 static void cblas_entry(const routine *r, int layout, int transa, int transb, int m, int n,
                         int k, const void *alpha, const void *a, int lda, const void *b, int ldb,
                         const void *beta, void *c, int ldc)
@@ -303,7 +334,7 @@ void cblas_sgemm(enum CBLAS_ORDER layout, enum CBLAS_TRANSPOSE transa,
                  enum CBLAS_TRANSPOSE transb, int m, int n, int k, float alpha, const float *a,
                  int lda, const float *b, int ldb, float beta, float *c, int ldc)
 {
-	if (cblas_plain((int)layout, (int)transa, (int)transb, m, n, k, lda, ldb, ldc, alpha == 0.0f,
+	if (plain_call((int)layout, (int)transa, (int)transb, m, n, k, lda, ldb, ldc, alpha == 0.0f,
 	                a, b, c)) {
 		run_checked(&r_sgemm, (gk_layout)layout, (gk_trans)transa, (gk_trans)transb, m, n, k,
 		            &alpha, a, lda, b, ldb, &beta, c, ldc);
@@ -318,7 +349,7 @@ void cblas_dgemm(enum CBLAS_ORDER layout, enum CBLAS_TRANSPOSE transa,
                  const double *a, int lda, const double *b, int ldb, double beta, double *c,
                  int ldc)
 {
-	if (cblas_plain((int)layout, (int)transa, (int)transb, m, n, k, lda, ldb, ldc, alpha == 0.0,
+	if (plain_call((int)layout, (int)transa, (int)transb, m, n, k, lda, ldb, ldc, alpha == 0.0,
 	                a, b, c)) {
 		run_checked(&r_dgemm, (gk_layout)layout, (gk_trans)transa, (gk_trans)transb, m, n, k,
 		            &alpha, a, lda, b, ldb, &beta, c, ldc);

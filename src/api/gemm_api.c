@@ -4,19 +4,7 @@
  * form (gk_internal.h) and handed to the chosen algorithm.
  */
 #include <stdint.h>
-#include "gk_context.h"
-
-typedef struct {
-	int64_t m, n, k;
-	const void *a; int64_t rs_a, cs_a;
-	const void *b; int64_t rs_b, cs_b;
-	void *c; int64_t rs_c, cs_c;
-} canon;
-
-static int is_trans(gk_trans t)
-{
-	return t != GK_NO_TRANS;
-}
+#include "gemm_entry.h"
 
 /* Check that a rows x cols matrix with leading dimension ld fits in memory:
  * its last element's byte offset must fit in a ptrdiff_t. */
@@ -41,24 +29,6 @@ static gk_status check_ld(const char *fn, const char *name, int64_t ld, int64_t 
 	GK_RETURN_IF(ld < need, GK_ERR_BAD_LD, "%s: %s = %lld < %lld", fn, name, (long long)ld,
 	             (long long)need);
 	return GK_OK;
-}
-
-/* The canonical problem of a call whose arguments are valid (rm: row-major). */
-static inline void canon_form(int rm, gk_trans ta, gk_trans tb, int64_t m, int64_t n, int64_t k,
-                              const void *a, int64_t lda, const void *b, int64_t ldb, void *c,
-                              int64_t ldc, canon *cn)
-{
-	/* Strides of op(A), op(B) and C in the caller's layout. */
-	int64_t rs_a = rm ? lda : 1, cs_a = rm ? 1 : lda;
-	int64_t rs_b = rm ? ldb : 1, cs_b = rm ? 1 : ldb;
-	if (is_trans(ta)) { int64_t t = rs_a; rs_a = cs_a; cs_a = t; }
-	if (is_trans(tb)) { int64_t t = rs_b; rs_b = cs_b; cs_b = t; }
-	if (rm) {
-		*cn = (canon){m, n, k, a, rs_a, cs_a, b, rs_b, cs_b, c, ldc, 1};
-	} else {
-		/* C column-major: compute C^T = op(B)^T op(A)^T, which is row-major. */
-		*cn = (canon){n, m, k, b, cs_b, rs_b, a, cs_a, rs_a, c, ldc, 1};
-	}
 }
 
 /* Check every argument; on success fill *cn with the canonical problem and
@@ -135,63 +105,6 @@ static gk_status choose_algo(const char *fn, const gk_context *ctx, int dtype_bi
 	return GK_OK;
 }
 
-/*
- * The fast path of a tiny product (m n k at most TINY_WORK) with the
- * default choices (no context, or one that names no algorithm, backend
- * and CUDA aside): "auto" is then the blocked driver, whatever the flags,
- * as it chooses for so little work itself; on one thread, without asking
- * for the count, under twice GK_BLOCKED_MIN_WORK. Every check of check_and_canon is made, for the case where
- * all pass and no extent can overflow (each side at most TINY_WORK, each
- * leading dimension below TINY_LD); any other call, an invalid one
- * included, takes the general path, which gives the same bits. At
- * 16 x 16 x 16 the general path's choices cost a fifth of the call.
- */
-#define TINY_WORK ((int64_t)64 * 64 * 64)
-#define TINY_LD ((int64_t)1 << 32)
-
-static inline int tiny_ld_ok(int64_t ld, int64_t need)
-{
-	return ld >= need && ld < TINY_LD;
-}
-
-enum { TINY_NO = 0, TINY_ONE_THREAD = 1, TINY_THREADS = 2 };
-
-/* Whether the call may take the fast path (TINY_NO if not); if so, *cn is
- * its canonical form, and the answer says whether the product is under
- * twice the blocked driver's work per thread (TINY_ONE_THREAD) or not. */
-static inline int tiny_canon(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
-                             int64_t m, int64_t n, int64_t k, int alpha_zero, const void *a,
-                             int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc,
-                             canon *cn)
-{
-	if (ctx != NULL && (ctx->algo != NULL || ctx->backend == GK_BACKEND_CUDA))
-		return TINY_NO;
-	if (m < 1 || n < 1 || k < 1 || m > TINY_WORK || n > TINY_WORK || k > TINY_WORK ||
-	    m * n * k > TINY_WORK || alpha_zero || a == NULL || b == NULL || c == NULL)
-		return TINY_NO;
-	if (ta < GK_NO_TRANS || ta > GK_CONJ_TRANS || tb < GK_NO_TRANS || tb > GK_CONJ_TRANS)
-		return TINY_NO;
-	if (layout != GK_ROW_MAJOR && layout != GK_COL_MAJOR)
-		return TINY_NO;
-	const int rm = layout == GK_ROW_MAJOR;
-	/* A and B as stored: (ra x ca) and (rb x cb); each needs its leading
-	 * dimension at least its row length (row-major) or column length. */
-	const int64_t ra = is_trans(ta) ? k : m, ca = is_trans(ta) ? m : k;
-	const int64_t rb = is_trans(tb) ? n : k, cb = is_trans(tb) ? k : n;
-	if (!tiny_ld_ok(lda, rm ? ca : ra) || !tiny_ld_ok(ldb, rm ? cb : rb) ||
-	    !tiny_ld_ok(ldc, rm ? n : m))
-		return TINY_NO;
-	canon_form(rm, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, cn);
-	return m * n * k < (int64_t)(2 * GK_BLOCKED_MIN_WORK) ? TINY_ONE_THREAD : TINY_THREADS;
-}
-
-/* The threads of a fast-path call that tiny_canon answered r: one where
- * the blocked driver would run one anyway, without asking for the count. */
-static inline int tiny_threads(const gk_context *ctx, int r)
-{
-	return r == TINY_ONE_THREAD ? 1 : gk_resolve_threads(ctx ? ctx->threads : 0);
-}
-
 /* How a host-pointer call on the CUDA backend runs, from the context. */
 static gk_cuda_host_opts host_opts(const gk_context *ctx)
 {
@@ -208,26 +121,16 @@ static gk_cuda_host_opts host_opts(const gk_context *ctx)
 	return o;
 }
 
-/* gk_sgemm_ex, written once for it and gk_sgemm (ctx NULL), so that a
- * call without a context goes through one function. */
-static inline __attribute__((always_inline)) gk_status
-sgemm_body(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb, int64_t m,
-           int64_t n, int64_t k, float alpha, const float *a, int64_t lda, const float *b,
-           int64_t ldb, float beta, float *c, int64_t ldc)
+/* The general path of gk_sgemm / gk_sgemm_ex (gemm_entry.h): every call
+ * that the fast path does not take. */
+gk_status gk_sgemm_general(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
+                           int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+                           int64_t lda, const float *b, int64_t ldb, float beta, float *c,
+                           int64_t ldc)
 {
 	static const char fn[] = "gk_sgemm";
 	canon cn;
 	int read_ab;
-	gk_clear_error();
-	const int tiny = tiny_canon(ctx, layout, ta, tb, m, n, k, alpha == 0.0f, a, lda, b, ldb, c,
-	                            ldc, &cn);
-	if (tiny != TINY_NO) {
-		const gk_sgemm_args p = {
-			cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
-			cn.c, cn.rs_c, tiny_threads(ctx, tiny), ctx ? ctx->flags : 0u, gk_kernels_active(),
-		};
-		return gk_sgemm_blocked(&p);
-	}
 	GK_FORWARD(check_and_canon(fn, layout, ta, tb, m, n, k, alpha == 0.0f, a, lda, b, ldb, c, ldc,
 	                           sizeof(float), &cn, &read_ab));
 	if (m == 0 || n == 0)
@@ -265,29 +168,19 @@ gk_status gk_sgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
                       int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
                       const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
 {
-	return sgemm_body(ctx, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+	return gk_sgemm_entry(ctx, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-/* gk_dgemm_ex, written once for it and gk_dgemm (ctx NULL), so that a
- * call without a context goes through one function. */
-static inline __attribute__((always_inline)) gk_status
-dgemm_body(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb, int64_t m,
-           int64_t n, int64_t k, double alpha, const double *a, int64_t lda, const double *b,
-           int64_t ldb, double beta, double *c, int64_t ldc)
+/* The general path of gk_dgemm / gk_dgemm_ex (gemm_entry.h): every call
+ * that the fast path does not take. */
+gk_status gk_dgemm_general(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_trans tb,
+                           int64_t m, int64_t n, int64_t k, double alpha, const double *a,
+                           int64_t lda, const double *b, int64_t ldb, double beta, double *c,
+                           int64_t ldc)
 {
 	static const char fn[] = "gk_dgemm";
 	canon cn;
 	int read_ab;
-	gk_clear_error();
-	const int tiny = tiny_canon(ctx, layout, ta, tb, m, n, k, alpha == 0.0, a, lda, b, ldb, c,
-	                            ldc, &cn);
-	if (tiny != TINY_NO) {
-		const gk_dgemm_args p = {
-			cn.m, cn.n, cn.k, alpha, beta, cn.a, cn.rs_a, cn.cs_a, cn.b, cn.rs_b, cn.cs_b,
-			cn.c, cn.rs_c, tiny_threads(ctx, tiny), ctx ? ctx->flags : 0u, gk_kernels_active(),
-		};
-		return gk_dgemm_blocked(&p);
-	}
 	GK_FORWARD(check_and_canon(fn, layout, ta, tb, m, n, k, alpha == 0.0, a, lda, b, ldb, c, ldc,
 	                           sizeof(double), &cn, &read_ab));
 	if (m == 0 || n == 0)
@@ -325,21 +218,21 @@ gk_status gk_dgemm_ex(const gk_context *ctx, gk_layout layout, gk_trans ta, gk_t
                       int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
                       const double *b, int64_t ldb, double beta, double *c, int64_t ldc)
 {
-	return dgemm_body(ctx, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+	return gk_dgemm_entry(ctx, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 gk_status gk_sgemm(gk_layout layout, gk_trans ta, gk_trans tb, int64_t m, int64_t n, int64_t k,
                    float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
                    float beta, float *c, int64_t ldc)
 {
-	return sgemm_body(NULL, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+	return gk_sgemm_entry(NULL, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 gk_status gk_dgemm(gk_layout layout, gk_trans ta, gk_trans tb, int64_t m, int64_t n, int64_t k,
                    double alpha, const double *a, int64_t lda, const double *b, int64_t ldb,
                    double beta, double *c, int64_t ldc)
 {
-	return dgemm_body(NULL, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+	return gk_dgemm_entry(NULL, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /*
