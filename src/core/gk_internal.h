@@ -26,7 +26,16 @@ GK_HIDDEN int gk_env_switch(const char *name, int *cache, int (*dflt)(void));
 /* Record a formatted description of an error for gk_last_error(), return it. */
 GK_HIDDEN gk_status gk_set_error(gk_status st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-GK_HIDDEN void gk_clear_error(void);
+/* Empty the calling thread's message. Until some thread has recorded an
+ * error (gk_error_recorded, status.c) every thread's message is empty and
+ * there is nothing to do: no thread-local access on a call's way in. */
+extern GK_HIDDEN int gk_error_recorded;
+GK_HIDDEN void gk_clear_error_now(void);
+static inline void gk_clear_error(void)
+{
+	if (__atomic_load_n(&gk_error_recorded, __ATOMIC_RELAXED))
+		gk_clear_error_now();
+}
 
 /* Flat control flow at the API edge (zstd's RETURN_ERROR_IF/FORWARD_IF_ERROR). */
 #define GK_RETURN_IF(cond, st, ...) \

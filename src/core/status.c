@@ -4,6 +4,7 @@
 #include "gk_internal.h"
 
 static _Thread_local char last_error[256];
+int gk_error_recorded;
 
 const char *gk_strerror(gk_status status)
 {
@@ -38,10 +39,13 @@ gk_status gk_set_error(gk_status st, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(last_error, sizeof last_error, fmt, ap);
 	va_end(ap);
+	/* Only this thread's message is not empty, and this thread sees its
+	 * own store: relaxed is enough. */
+	__atomic_store_n(&gk_error_recorded, 1, __ATOMIC_RELAXED);
 	return st;
 }
 
-void gk_clear_error(void)
+void gk_clear_error_now(void)
 {
 	last_error[0] = '\0';
 }

@@ -195,7 +195,7 @@ static inline int GK_FN(direct_ok)(const GK_ARGS *p)
 	return p->cs_b == 1 && p->n <= p->kern->GK_UNR && !GK_FN(dotway)(p) && !GK_FN(way3)(p);
 }
 
-static gk_status GK_FN(direct)(const GK_ARGS *p)
+static inline __attribute__((always_inline)) gk_status GK_FN(direct)(const GK_ARGS *p)
 {
 	GK_FN(rowplan) rp;
 	GK_FN(rowplan_init)(&rp, p->m, GK_FN(urows)(p->kern, p->n, p->k));
