@@ -150,6 +150,9 @@ static void expect_ok(const call *c, int untouched)
 		gk_status st = run(c, v, &unchanged);
 		TU_CHECK(st == GK_OK, "%s(%s): status %d (%s): %s", variant_name[v], d, (int)st,
 		         gk_strerror(st), gk_last_error());
+		/* A successful call leaves no message, also after a failed one. */
+		TU_CHECK(gk_last_error()[0] == '\0', "%s(%s): succeeded, but gk_last_error() = \"%s\"",
+		         variant_name[v], d, gk_last_error());
 		if (untouched)
 			TU_CHECK(unchanged, "%s(%s): touched memory although nothing is to be done",
 			         variant_name[v], d);
