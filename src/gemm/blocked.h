@@ -221,6 +221,8 @@ GK_HIDDEN int64_t gk_gemm_kc(size_t esize, int64_t mr, int64_t nr, int64_t m, in
  * cache sizes are read (the first product's gk_gemm_kc). The blocked
  * driver's direct calls take a product this deep without asking its kc. */
 #define GK_BLOCKED_DIRECT_K 64
+/* direct_rows (blocked_direct_tmpl.h) counts on it: no cap of urows applies. */
+_Static_assert(GK_BLOCKED_DIRECT_K < GK_BLOCKED_ULONG_K, "direct calls below the long-k cap");
 GK_HIDDEN extern _Atomic int64_t gk_gemm_direct_k;
 
 /*

@@ -7,29 +7,6 @@
 
 /* ---- the choice -------------------------------------------------------- */
 
-/* Whether B's rows are contiguous and lie a multiple of q bytes apart. */
-static inline int GK_FN(b_rows_apart)(const GK_ARGS *p, int64_t q)
-{
-	return p->cs_b == 1 && p->rs_b > 0 && p->rs_b * (int64_t)sizeof(GK_T) % q == 0;
-}
-
-/* Whether a small product is better packed because of B's row stride
- * (blocked.h, GK_BLOCKED_ALIAS_*): its rows, read where they lie, a
- * multiple of ALIAS_BYTES apart (or of ALIAS_NEAR_BYTES, for larger
- * products), and m, n and k past the sizes for which packing does not pay.
- * From the shape and strides alone. */
-static inline int GK_FN(b_aliases)(const GK_ARGS *p)
-{
-	if (p->m <= GK_BLOCKED_ALIAS_MIN || p->n <= GK_BLOCKED_ALIAS_MIN ||
-	    p->k < GK_BLOCKED_ALIAS_DEPTH)
-		return 0;
-	if (GK_FN(b_rows_apart)(p, GK_BLOCKED_ALIAS_BYTES))
-		return 1;
-	return GK_FN(b_rows_apart)(p, GK_BLOCKED_ALIAS_NEAR_BYTES) &&
-	       p->m > GK_BLOCKED_ALIAS_NEAR_MIN && p->n > GK_BLOCKED_ALIAS_NEAR_MIN &&
-	       p->k > GK_BLOCKED_ALIAS_NEAR_MIN;
-}
-
 /* Whether a product of few rows (m <= GK_BLOCKED_SKINNY, B by rows) is
  * better packed because of B's row stride: its rows a multiple of
  * ALIAS_BYTES apart, n and k at least SKINNY_ALIAS_MIN, the unpacked
@@ -42,18 +19,6 @@ static inline int GK_FN(skinny_aliases)(const GK_ARGS *p)
 	return p->n >= GK_BLOCKED_SKINNY_ALIAS_MIN && p->k >= GK_BLOCKED_SKINNY_ALIAS_MIN &&
 	       GK_FN(b_rows_apart)(p, GK_BLOCKED_ALIAS_BYTES) &&
 	       p->kern->GK_UNR * (int64_t)sizeof(GK_T) <= 64 && p->m > p->kern->GK_UMR;
-}
-
-/* Whether p goes way 3 (matrix-vector shapes past the small ones). */
-static inline int GK_FN(way3)(const GK_ARGS *p)
-{
-	const int64_t m = p->m, n = p->n, k = p->k;
-	const double work = (double)m * (double)n * (double)k;
-	if ((m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY) ||
-	    (work <= GK_BLOCKED_SMALL_WORK && m <= GK_BLOCKED_SMALL_DIM && n <= GK_BLOCKED_SMALL_DIM &&
-	     k <= GK_BLOCKED_SMALL_DIM && !GK_FN(b_aliases)(p)))
-		return 0;
-	return (m <= GK_BLOCKED_AXPY_ROWS && p->cs_b == 1) || (n <= GK_BLOCKED_DOT_COLS && p->cs_a == 1);
 }
 
 /* Ways 1 to 4 for p on nt threads; GK_ERR_NO_MEMORY when the way's
@@ -185,32 +150,6 @@ static gk_status GK_FN(deep_split)(const GK_ARGS *p, int nt, int64_t kc)
 	return GK_OK;
 }
 
-/* All of C one column of tiles of the unpacked kernel, k one block, one
- * thread: the calls straight away. At 16 x 16 x 16 the loops of way 1
- * around them cost a sixth. Not for a product that goes way 3 on more
- * threads (its sums run in another order there, and the bits must not
- * depend on the count), nor way 5. */
-static inline int GK_FN(direct_ok)(const GK_ARGS *p)
-{
-	return p->cs_b == 1 && p->n <= p->kern->GK_UNR && !GK_FN(dotway)(p) && !GK_FN(way3)(p);
-}
-
-static inline __attribute__((always_inline)) gk_status GK_FN(direct)(const GK_ARGS *p)
-{
-	GK_FN(rowplan) rp;
-	GK_FN(rowplan_init)(&rp, p->m, GK_FN(urows)(p->kern, p->n, p->k));
-	const GK_T *a = p->a;
-	GK_T *c = p->c;
-	for (int64_t ib = 0; ib < rp.nblk; ib++) {
-		const int64_t mv = rp.base + (ib < rp.extra);
-		p->kern->GK_UKR_U(mv, p->n, p->k, p->alpha, a, p->rs_a, p->cs_a, p->b, p->rs_b, p->beta, c,
-		                  p->rs_c);
-		a += mv * p->rs_a;
-		c += mv * p->rs_c;
-	}
-	return GK_OK;
-}
-
 /* The product on nt threads, depth blocks of kc; way 6 on dn threads
  * where dn > 1 (GK_FN(deep)). */
 static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc, int dn)
@@ -222,23 +161,16 @@ static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc, int dn)
 		return st == GK_OK ? st : GK_FN(no_workspace)(p, kc);
 	}
 	if (nt == 1 && k <= kc && GK_FN(direct_ok)(p))
-		return GK_FN(direct)(p);
+		return GK_FN(direct)(p, GK_FN(urows)(p->kern, p->n, k));
 	if (dn > 1 && GK_FN(deep_split)(p, dn, kc) == GK_OK)
 		return GK_OK;
 	const gk_status st = GK_FN(ways)(p, nt, kc);
 	return st == GK_OK ? st : GK_FN(no_workspace)(p, kc);
 }
 
-gk_status GK_FN_BLOCKED(const GK_ARGS *p)
+static __attribute__((noinline)) gk_status GK_FN(choose_and_run)(const GK_ARGS *p)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
-	/* The smallest products asked on one thread go straight to the calls
-	 * above, before the choices below (6% of a 16 x 16 x 16 SGEMM):
-	 * their k is within every kc (gk_gemm_direct_k), and one thread is what
-	 * gk_gemm_threads would give them. */
-	if (p->threads == 1 && k <= atomic_load_explicit(&gk_gemm_direct_k, memory_order_relaxed) &&
-	    GK_FN(direct_ok)(p))
-		return GK_FN(direct)(p);
 	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
 	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr, m, n, k);
 	/* Never more threads than the work keeps busy; up to 2^31
@@ -254,4 +186,14 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	const gk_status st = GK_FN(run)(p, nt, kc, dn);
 	gk_adapt_end(&pr);
 	return st;
+}
+
+gk_status GK_FN_BLOCKED(const GK_ARGS *p)
+{
+	/* The smallest products go straight to their calls (gemm_entry.h
+	 * makes them before calling here; other callers, the rules' own
+	 * tests, come here), before the choices (6% of a 16 x 16 x 16 SGEMM). */
+	if (GK_FN(direct_try)(p))
+		return GK_OK;
+	return GK_FN(choose_and_run)(p);
 }

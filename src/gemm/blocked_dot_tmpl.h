@@ -12,18 +12,6 @@
  * B and k alone: the same for any thread count and any cutting into tiles.
  */
 
-/* Whether p goes way 5: the table has dot tiles and sends a C n wide to
- * them from a depth k (gemm_d_*_min_k), A is by rows, B by rows or by
- * columns, m and k within the limits of blocked.h. From the shape and
- * strides alone. */
-static inline int GK_FN(dotway)(const GK_ARGS *p)
-{
-	const gk_kernels *kn = p->kern;
-	return kn->GK_DKR != NULL && p->n <= GK_GEMM_D_COLS && kn->GK_DMINK[p->n] > 0 &&
-	       p->k >= kn->GK_DMINK[p->n] && p->k <= GK_BLOCKED_DOT_MAX_K && p->cs_a == 1 &&
-	       (p->rs_b == 1 || p->cs_b == 1) && p->m >= GK_BLOCKED_DOT_MIN_ROWS;
-}
-
 /* Whether the dot tiles fetch A's rows ahead: along a long k, when all of
  * A does not fit L2 (call after call it comes from L3 or memory). On a Zen
  * 5 core DGEMM 512 x 2 x 512 (A 2 MiB, L2 1 MiB) ran 1.12x faster with the

@@ -1,27 +1,5 @@
 /* blocked_f32.c - the blocked SGEMM driver, "cpu.blocked" (blocked_tmpl.h). */
 #include "blocked.h"
 
-#define GK_T float
-#define GK_ARGS gk_sgemm_args
-#define GK_UKR gemm_f32
-#define GK_UKR_PF gemm_pf_f32
-#define GK_UKR_U gemm_u_f32
-#define GK_UKR_U_FN gk_gemm_u_f32_fn
-#define GK_UMR gemm_u_f32_mr
-#define GK_UNR gemm_u_f32_nr
-#define GK_UVW gemm_u_f32_vw
-#define GK_AXPY axpy_f32
-#define GK_AXPY4 axpy4_f32
-#define GK_DOT dot_f32
-#define GK_DKR gemm_d_f32
-#define GK_DKR_FN gk_gemm_d_f32_fn
-#define GK_DPACK pack_dt_f32
-#define GK_DMR gemm_d_f32_mr
-#define GK_DNR gemm_d_f32_nr
-#define GK_DMINK gemm_d_f32_min_k
-#define GK_MR gemm_f32_mr
-#define GK_NR gemm_f32_nr
-#define GK_FN(name) name##_f32
-#define GK_FN_PACK gk_pack_f32
-#define GK_FN_BLOCKED gk_sgemm_blocked
+#include "blocked_names_f32.h"
 #include "blocked_tmpl.h"

@@ -1,27 +1,5 @@
 /* blocked_f64.c - the blocked DGEMM driver, "cpu.blocked" (blocked_tmpl.h). */
 #include "blocked.h"
 
-#define GK_T double
-#define GK_ARGS gk_dgemm_args
-#define GK_UKR gemm_f64
-#define GK_UKR_PF gemm_pf_f64
-#define GK_UKR_U gemm_u_f64
-#define GK_UKR_U_FN gk_gemm_u_f64_fn
-#define GK_UMR gemm_u_f64_mr
-#define GK_UNR gemm_u_f64_nr
-#define GK_UVW gemm_u_f64_vw
-#define GK_AXPY axpy_f64
-#define GK_AXPY4 axpy4_f64
-#define GK_DOT dot_f64
-#define GK_DKR gemm_d_f64
-#define GK_DKR_FN gk_gemm_d_f64_fn
-#define GK_DPACK pack_dt_f64
-#define GK_DMR gemm_d_f64_mr
-#define GK_DNR gemm_d_f64_nr
-#define GK_DMINK gemm_d_f64_min_k
-#define GK_MR gemm_f64_mr
-#define GK_NR gemm_f64_nr
-#define GK_FN(name) name##_f64
-#define GK_FN_PACK gk_pack_f64
-#define GK_FN_BLOCKED gk_dgemm_blocked
+#include "blocked_names_f64.h"
 #include "blocked_tmpl.h"

@@ -211,6 +211,8 @@ static inline int64_t GK_FN(ntasks)(int nt, int64_t most)
 /* A sliver's length in elements (blocked.h). */
 #define GK_SLIVER(r, kc) gk_gemm_sliver(r, kc, sizeof(GK_T))
 
+/* The direct calls of the smallest products and the tests of shape. */
+#include "blocked_direct_tmpl.h"
 /* Ways 1 to 3, which pack no panels. */
 #include "blocked_unpacked_tmpl.h"
 /* Way 5, dot tiles. */

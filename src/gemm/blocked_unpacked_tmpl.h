@@ -9,63 +9,6 @@
 
 /* ---- 1. unpacked ------------------------------------------------------- */
 
-/* The rows of the unpacked kernel's tiles nv wide and k deep: the most it
- * takes (kernel_api.h), from a table kept per thread for the last kernel
- * set, so that a run of tiny products does not redo the rule's divisions
- * every call; at most GK_GEMM_U_MAX_ROWS from GK_BLOCKED_ULONG_K on. */
-static inline int64_t GK_FN(urows)(const gk_kernels *kn, int64_t nv, int64_t k)
-{
-	static _Thread_local struct {
-		const gk_kernels *kn;
-		int64_t vw, rows[GK_BLOCKED_UVECS + 1];
-	} last;
-	if (last.kn != kn) {
-		const int64_t vw = kn->GK_UVW, nvec = kn->GK_UNR / vw;
-		for (int64_t v = 1; v <= GK_BLOCKED_UVECS; v++)
-			last.rows[v] = v <= nvec ? gk_gemm_u_rows(kn->GK_UMR, kn->GK_UNR, vw, v * vw) : 0;
-		last.vw = vw;
-		last.kn = kn;
-	}
-	int64_t v = 1;
-	for (int64_t w = last.vw; w < nv; w += last.vw)
-		v++;
-	const int64_t r = last.rows[v];
-	/* Row pairs of 16 rows have 8 accumulators, the least that covers the
-	 * FMA latency, quads 4: they keep all their rows (kn->gemm_u_grouped). */
-	if (kn->gemm_u_grouped > 0 && kn->gemm_u_grouped * nv <= last.vw)
-		return r;
-	return k >= GK_BLOCKED_ULONG_K && r > GK_GEMM_U_MAX_ROWS ? GK_GEMM_U_MAX_ROWS : r;
-}
-
-/* rows cut into as few tiles of at most lim rows as possible, of nearly
- * equal height: nblk tiles, the first extra of them base + 1 rows tall.
- * 14 rows by 6 go as 5 + 5 + 4, not 6 + 6 + 2, whose two accumulator
- * chains per vector would wait on the FMA latency. */
-typedef struct {
-	int64_t nblk, base, extra;
-} GK_FN(rowplan);
-
-static inline void GK_FN(rowplan_init)(GK_FN(rowplan) *rp, int64_t rows, int64_t lim)
-{
-	if (rows <= lim) {
-		rp->nblk = 1;
-		rp->base = rows;
-		rp->extra = 0;
-		return;
-	}
-	if (rows <= 4 * lim) {
-		/* Two to four tiles, a small product's rows: divisions by
-		 * constants, which the compiler turns into multiplications. Two
-		 * divisions by variables took 5% of a 16 x 16 x 16 DGEMM. */
-		rp->nblk = rows <= 2 * lim ? 2 : rows <= 3 * lim ? 3 : 4;
-		rp->base = rp->nblk == 2 ? rows / 2 : rp->nblk == 3 ? rows / 3 : rows / 4;
-	} else {
-		rp->nblk = (rows + lim - 1) / lim;
-		rp->base = rows / rp->nblk;
-	}
-	rp->extra = rows - rp->base * rp->nblk;
-}
-
 /* Rows [r0, r1) of the usweep below over one kc block: the column sliver
  * (NU wide) outer, the tiles of rows inner, with the row plans of the full
  * slivers and of a last one cut short. */

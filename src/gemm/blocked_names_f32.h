@@ -1,0 +1,26 @@
+/* blocked_names_f32.h - the SGEMM instance of the blocked driver's template names
+ * (blocked_tmpl.h, blocked_direct_tmpl.h): the type, the kernel table's slots,
+ * GK_FN(x) for each function's suffix. blocked_names_undef.h takes them back. */
+#define GK_T float
+#define GK_ARGS gk_sgemm_args
+#define GK_UKR gemm_f32
+#define GK_UKR_PF gemm_pf_f32
+#define GK_UKR_U gemm_u_f32
+#define GK_UKR_U_FN gk_gemm_u_f32_fn
+#define GK_UMR gemm_u_f32_mr
+#define GK_UNR gemm_u_f32_nr
+#define GK_UVW gemm_u_f32_vw
+#define GK_AXPY axpy_f32
+#define GK_AXPY4 axpy4_f32
+#define GK_DOT dot_f32
+#define GK_DKR gemm_d_f32
+#define GK_DKR_FN gk_gemm_d_f32_fn
+#define GK_DPACK pack_dt_f32
+#define GK_DMR gemm_d_f32_mr
+#define GK_DNR gemm_d_f32_nr
+#define GK_DMINK gemm_d_f32_min_k
+#define GK_MR gemm_f32_mr
+#define GK_NR gemm_f32_nr
+#define GK_FN(name) name##_f32
+#define GK_FN_PACK gk_pack_f32
+#define GK_FN_BLOCKED gk_sgemm_blocked

@@ -1,0 +1,24 @@
+/* blocked_names_undef.h - takes back the names of blocked_names_f32.h / _f64.h. */
+#undef GK_T
+#undef GK_ARGS
+#undef GK_UKR
+#undef GK_UKR_PF
+#undef GK_UKR_U
+#undef GK_UKR_U_FN
+#undef GK_UMR
+#undef GK_UNR
+#undef GK_UVW
+#undef GK_AXPY
+#undef GK_AXPY4
+#undef GK_DOT
+#undef GK_DKR
+#undef GK_DKR_FN
+#undef GK_DPACK
+#undef GK_DMR
+#undef GK_DNR
+#undef GK_DMINK
+#undef GK_MR
+#undef GK_NR
+#undef GK_FN
+#undef GK_FN_PACK
+#undef GK_FN_BLOCKED
