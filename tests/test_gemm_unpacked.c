@@ -200,6 +200,10 @@ int main(void)
 		printf("%s: unpacked sgemm up to %dx%d (vectors of %d), dgemm up to %dx%d (%d)\n",
 		       t->name, t->gemm_u_f32_mr, t->gemm_u_f32_nr, t->gemm_u_f32_vw, t->gemm_u_f64_mr,
 		       t->gemm_u_f64_nr, t->gemm_u_f64_vw);
+		/* The driver's rows of a tile count on it (blocked_direct_tmpl.h). */
+		TU_CHECK(t->gemm_u_f32_nr % t->gemm_u_f32_vw == 0 &&
+		                 t->gemm_u_f64_nr % t->gemm_u_f64_vw == 0,
+		         "%s: an unpacked tile is not a whole number of vectors wide", t->name);
 		test_ukr(t, GK_DTYPE_F32, &r);
 		test_ukr(t, GK_DTYPE_F64, &r);
 		if (strcmp(t->name, "avx512") == 0)

@@ -181,10 +181,10 @@ static int f77_trans(const char *t)
 	}
 }
 
-static void f77_entry(const routine *r, const char *transa, const char *transb, const int *m,
-                      const int *n, const int *k, const void *alpha, const void *a,
-                      const int *lda, const void *b, const int *ldb, const void *beta, void *c,
-                      const int *ldc)
+static inline __attribute__((always_inline)) void
+f77_entry(const routine *r, const char *transa, const char *transb, const int *m, const int *n,
+          const int *k, const void *alpha, const void *a, const int *lda, const void *b,
+          const int *ldb, const void *beta, void *c, const int *ldc)
 {
 	/* A call that passes every check goes straight to gemmkit (plain_call):
 	 * the checks below and f77_gemm's again cost 1.10x at 16 x 16 x 16

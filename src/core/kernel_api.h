@@ -92,7 +92,8 @@ typedef void (*gk_gemm_pf_f64_fn)(int64_t k, double alpha, const double *restric
 /*
  * Unpacked GEMM microkernel: one tile of C, mv x nv, straight from the
  * operands, for any k >= 0. With MU, NU and VW from the table (the largest
- * tile, which may differ from the packed kernel's, and the vector width),
+ * tile, which may differ from the packed kernel's, and the vector width;
+ * NU is a whole number of vectors, which test_gemm_unpacked checks),
  * 1 <= nv <= NU and 1 <= mv <= gk_gemm_u_rows(MU, NU, VW, nv) (below):
  * a tile of fewer vectors per row may have more rows, as many as fit the
  * same accumulators, up to GK_GEMM_U_MAX_ROWS, GK_GEMM_U_MAX_ROWS_2V for a

@@ -180,11 +180,14 @@ static inline __attribute__((always_inline)) int GK_FN(direct_try)(const GK_ARGS
 	const int64_t lim = nvec == 1   ? GK_GEMM_U_MAX_ROWS_1V
 	                    : nvec == 2 ? GK_GEMM_U_MAX_ROWS_2V
 	                                : GK_GEMM_U_MAX_ROWS;
-	const int64_t acc = (int64_t)kn->GK_UMR * (kn->GK_UNR / vw); /* rows x vectors */
-	if (p->m <= lim && p->m * nvec <= acc)
+	/* The tile's MU x NU elements (NU a whole number of vectors,
+	 * kernel_api.h) against mv rows of nvec vectors: no division (an idiv
+	 * took a quarter of a 1 x 1 x 1 SGEMM through sgemm_). */
+	const int64_t elems = (int64_t)kn->GK_UMR * kn->GK_UNR, row = (int64_t)nvec * vw;
+	if (p->m <= lim && p->m * row <= elems)
 		kn->GK_UKR_U(p->m, p->n, p->k, p->alpha, p->a, p->rs_a, p->cs_a, p->b, p->rs_b,
 		             p->beta, p->c, p->rs_c);
 	else
-		GK_FN(direct)(p, acc / nvec < lim ? acc / nvec : lim);
+		GK_FN(direct)(p, elems / row < lim ? elems / row : lim);
 	return 1;
 }
