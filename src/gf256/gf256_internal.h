@@ -61,8 +61,13 @@ GK_HIDDEN void gk_gf256_plan_range(const gk_gf256_plan *p, const uint8_t *const 
                                    uint8_t *const *dst, int64_t off, int64_t len, int acc);
 
 /* The same over columns [0, n), on up to `threads` threads (fewer when each
- * would get less than GK_GF256_SPLIT_BYTES of rows to stream). */
-#define GK_GF256_SPLIT_BYTES (128 << 10)
+ * would get less than GK_GF256_SPLIT_BYTES of rows to stream). With 128 KiB,
+ * a 10+4 code on 16 KiB shards (224 KiB) stayed on one thread: with 64 KiB
+ * it ran 1.37-1.57x as fast on two (AVX2 shuffles) and 1.17-1.30x (GFNI)
+ * on an Emerald Rapids guest, the other codes at 4 to 64 KiB within the
+ * host's spread, each library in a process of its own
+ * (bench/results/2026-11-29-emr-gf256-small/split_bytes.log). */
+#define GK_GF256_SPLIT_BYTES (64 << 10)
 GK_HIDDEN int gk_gf256_threads_for(int64_t m, int64_t k, int64_t n, int threads);
 GK_HIDDEN void gk_gf256_plan_run(const gk_gf256_plan *p, int64_t n, const uint8_t *const *src,
                                  uint8_t *const *dst, int acc, int threads);
