@@ -213,7 +213,11 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
  * narrow one whose one-thread calls go straight to the unpacked kernel
  * (2000 x 16 x 60: k within the kc of every rule, but not within that of
  * the small blocks of test_gemm_shapes_small_blocks, where it must be cut
- * as on more threads). */
+ * as on more threads), small ones that gemmkit's entry sends to the
+ * unpacked kernel itself (12 x 12 x 40 to 10 x 20 x 30; 10 x 20 x 30 with B
+ * transposed, packed on the stack), and a narrow one with B transposed
+ * that goes to the dot tiles on every thread count (2000 x 4 x 60), which
+ * the entry's direct calls must leave to them. */
 static void test_bits(unsigned dt, tu_rng *r)
 {
 	static const int64_t shapes[][3] = {{8, 8, 120000}, {16, 16, 50000}, {17, 5, 70000},
@@ -223,7 +227,9 @@ static void test_bits(unsigned dt, tu_rng *r)
 	                                    {130, 511, 200}, {96, 511, 80}, {100, 510, 90},
 	                                    {200, 2500, 32}, {1500, 1450, 900}, {2, 3001, 300},
 	                                    {1, 2999, 260}, {60, 70, 40000}, {100, 45, 30000},
-	                                    {2000, 16, 60}, {120, 400, 1100}};
+	                                    {2000, 16, 60}, {120, 400, 1100}, {12, 12, 40},
+	                                    {24, 20, 50}, {2000, 4, 60}, {40, 64, 64}, {7, 9, 11},
+	                                    {10, 20, 30}};
 	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
 	gk_context *plain[5], *det[5];
 	for (int t = 1; t <= 4; t++) {

@@ -146,6 +146,40 @@ static inline __attribute__((always_inline)) gk_status GK_FN(direct)(const GK_AR
 	return GK_OK;
 }
 
+/* The elements of B that direct_bcols packs on its stack, at most: 16 KiB,
+ * k x n up to 64 x 64 floats or 64 x 32 doubles (the widest unpacked tiles
+ * at GK_BLOCKED_DIRECT_K). */
+#define GK_DIRECT_BCOLS_ELEMS ((int64_t)(16384 / sizeof(GK_T)))
+
+static inline __attribute__((always_inline)) int GK_FN(direct_try)(const GK_ARGS *p);
+
+/*
+ * A small product (direct_try) whose B's rows are not contiguous (B by
+ * columns: an op(B) = B^T of a row-major B, an op(A) = A^T of a column-major
+ * call): way 1 would pack B into slivers NU wide in a workspace; here its
+ * k x n elements go into one sliver n wide on the stack, rows contiguous,
+ * and the calls are those of direct_try, with the same operations for every
+ * element of C (the unpacked kernel reads B's rows at any stride). 0 where
+ * B does not fit. Not inline: the buffer stays off the other calls' stack.
+ * Row-major 4 x 4 x 4 SGEMM with B transposed took 4 times as long as
+ * without through way 1; column-major 'T','N' and 'T','T' calls from 4^3 to
+ * 16^3 now run 1.5-2.6x as fast as through way 1, at 32^3 1.0-1.4x
+ * (bench/results/2026-11-29-emr-blas-entry/transposes_ratios.txt).
+ */
+static __attribute__((noinline)) int GK_FN(direct_bcols)(const GK_ARGS *p)
+{
+	if (p->k * p->n > GK_DIRECT_BCOLS_ELEMS)
+		return 0;
+	GK_T buf[GK_DIRECT_BCOLS_ELEMS] __attribute__((aligned(64)));
+	/* X = B^T, n x k: element (j, l) at b[j * cs_b + l * rs_b]. */
+	GK_FN_PACK(p->kern, p->n, p->k, p->b, p->cs_b, p->rs_b, p->n, buf, p->n * p->k);
+	GK_ARGS q = *p;
+	q.b = buf;
+	q.rs_b = p->n;
+	q.cs_b = 1;
+	return GK_FN(direct_try)(&q);
+}
+
 /*
  * The direct calls of a product asked on one thread whose C is one column of
  * unpacked tiles and whose k is within every kc (gk_gemm_direct_k), where
@@ -167,11 +201,13 @@ static inline __attribute__((always_inline)) int GK_FN(direct_try)(const GK_ARGS
 	const gk_kernels *kn = p->kern;
 	if (p->threads != 1 ||
 	    p->k > atomic_load_explicit(&gk_gemm_direct_k, memory_order_relaxed) ||
-	    p->cs_b != 1 || p->n > kn->GK_UNR)
+	    p->n > kn->GK_UNR)
 		return 0;
-	if (!(p->m <= GK_BLOCKED_SKINNY && p->n <= GK_BLOCKED_SKINNY &&
-	      (p->m < GK_BLOCKED_DOT_MIN_ROWS || p->n > GK_GEMM_D_COLS)) &&
-	    (GK_FN(dotway)(p) || GK_FN(way3)(p)))
+	const int small = p->m <= GK_BLOCKED_SKINNY && p->n <= GK_BLOCKED_SKINNY &&
+	                  (p->m < GK_BLOCKED_DOT_MIN_ROWS || p->n > GK_GEMM_D_COLS);
+	if (p->cs_b != 1)
+		return small && GK_FN(direct_bcols)(p);
+	if (!small && (GK_FN(dotway)(p) || GK_FN(way3)(p)))
 		return 0;
 	const int vw = kn->GK_UVW;
 	int nvec = 1;

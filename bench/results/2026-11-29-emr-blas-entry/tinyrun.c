@@ -1,6 +1,8 @@
 /* tinyrun LIB gk|cblas|f77 s|d N CALLS [REPEATS]: the ns per call of an N x N x N product
  * (row-major C = A B, alpha 1, beta 0) through one interface of one library, in a process of
- * its own: the median of REPEATS (default 7) timings of CALLS calls each. */
+ * its own: the median of REPEATS (default 7) timings of CALLS calls each. With TRANS=XY in
+ * the environment (X, Y each N or T) the gk and cblas calls are column-major C = op(A) op(B),
+ * op given by X and Y. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
@@ -29,14 +31,16 @@ int main(int argc, char **argv)
 	if (!f) { fprintf(stderr, "no %s in %s\n", name, argv[1]); return 1; }
 	double *a = malloc(8 * (size_t)n * n), *b = malloc(8 * (size_t)n * n), *c = malloc(8 * (size_t)n * n);
 	for (int i = 0; i < n * n; i++) { if (dbl) { a[i] = 1.0; b[i] = 0.5; } else { ((float *)a)[i] = 1.0f; ((float *)b)[i] = 0.5f; } }
+	const char *tr = getenv("TRANS");
+	const int lay = tr ? 102 : 101, ta = tr && tr[0] == 'T' ? 112 : 111, tb = tr && tr[1] == 'T' ? 112 : 111;
 	const float a1 = 1.0f, b0 = 0.0f;
 	const double da1 = 1.0, db0 = 0.0;
 	double t[64];
 	for (int r = -1; r < reps && r < 64; r++) {
 		const double t0 = now();
 		for (long i = 0; i < calls; i++) {
-			if (ifc == 'g') { if (dbl) ((gkd)f)(101, 111, 111, n, n, n, 1.0, a, n, b, n, 0.0, c, n); else ((gks)f)(101, 111, 111, n, n, n, 1.0f, (float *)a, n, (float *)b, n, 0.0f, (float *)c, n); }
-			else if (ifc == 'c') { if (dbl) ((cbd)f)(101, 111, 111, n, n, n, 1.0, a, n, b, n, 0.0, c, n); else ((cbs)f)(101, 111, 111, n, n, n, 1.0f, (float *)a, n, (float *)b, n, 0.0f, (float *)c, n); }
+			if (ifc == 'g') { if (dbl) ((gkd)f)(lay, ta, tb, n, n, n, 1.0, a, n, b, n, 0.0, c, n); else ((gks)f)(lay, ta, tb, n, n, n, 1.0f, (float *)a, n, (float *)b, n, 0.0f, (float *)c, n); }
+			else if (ifc == 'c') { if (dbl) ((cbd)f)(lay, ta, tb, n, n, n, 1.0, a, n, b, n, 0.0, c, n); else ((cbs)f)(lay, ta, tb, n, n, n, 1.0f, (float *)a, n, (float *)b, n, 0.0f, (float *)c, n); }
 			else { if (dbl) ((fd)f)("N", "N", &n, &n, &n, &da1, b, &n, a, &n, &db0, c, &n, 1, 1); else ((fs)f)("N", "N", &n, &n, &n, &a1, (float *)b, &n, (float *)a, &n, &b0, (float *)c, &n, 1, 1); }
 		}
 		if (r >= 0) t[r] = (now() - t0) / calls * 1e9;
