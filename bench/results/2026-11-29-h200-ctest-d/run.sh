@@ -1,7 +1,6 @@
 #!/bin/bash
 # Build with CUDA for sm_90, run the whole test suite but the sanitizer label, then the GEMM
 # tests under compute-sanitizer memcheck (after the direct calls in the host entry).
-# tests under compute-sanitizer memcheck (the host entry changed, the kernels did not).
 R=$OUT; t0=$(date +%s)
 { date -u; nvidia-smi -L; lscpu | grep -E "Model name|^CPU\(s\)"; } > $R/machine.txt 2>&1
 GK_SKIP_DEPS=1 CMAKE_FLAGS="-DCMAKE_CUDA_ARCHITECTURES=90" ./build.sh build > $R/build.log 2>&1; echo "build rc=$? $(( $(date +%s)-t0 ))s" >> $R/summary.txt
