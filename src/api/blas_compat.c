@@ -335,7 +335,7 @@ void cblas_sgemm(enum CBLAS_ORDER layout, enum CBLAS_TRANSPOSE transa,
                  int lda, const float *b, int ldb, float beta, float *c, int ldc)
 {
 	if (plain_call((int)layout, (int)transa, (int)transb, m, n, k, lda, ldb, ldc, alpha == 0.0f,
-	                a, b, c)) {
+	               a, b, c)) {
 		run_checked(&r_sgemm, (gk_layout)layout, (gk_trans)transa, (gk_trans)transb, m, n, k,
 		            &alpha, a, lda, b, ldb, &beta, c, ldc);
 		return;
@@ -350,7 +350,7 @@ void cblas_dgemm(enum CBLAS_ORDER layout, enum CBLAS_TRANSPOSE transa,
                  int ldc)
 {
 	if (plain_call((int)layout, (int)transa, (int)transb, m, n, k, lda, ldb, ldc, alpha == 0.0,
-	                a, b, c)) {
+	               a, b, c)) {
 		run_checked(&r_dgemm, (gk_layout)layout, (gk_trans)transa, (gk_trans)transb, m, n, k,
 		            &alpha, a, lda, b, ldb, &beta, c, ldc);
 		return;

@@ -130,7 +130,7 @@ static inline int tiny_threads(const gk_context *ctx, int r)
 			if (direct_try_##sfx(&p))                                                  \
 				return GK_OK;                                                      \
 			const gk_##x##gemm_args q = p;                                             \
-			return gk_##x##gemm_blocked(&q);                                           \
+			return gk_##x##gemm_blocked_choose(&q);                                           \
 		}                                                                                  \
 		return gk_##x##gemm_general(ctx, layout, ta, tb, m, n, k, alpha, a, lda, b, ldb,   \
 		                            beta, c, ldc);                                         \

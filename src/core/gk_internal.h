@@ -163,6 +163,11 @@ GK_HIDDEN int gk_strassen_abc_levels(unsigned dtype, int64_t m, int64_t n, int64
  * (src/gemm/blocked_*.c). */
 GK_HIDDEN gk_status gk_sgemm_blocked(const gk_sgemm_args *p);
 GK_HIDDEN gk_status gk_dgemm_blocked(const gk_dgemm_args *p);
+/* The same after the direct calls of the smallest products were found not
+ * to apply (src/gemm/blocked_direct_tmpl.h, direct_try): gemmkit's entry
+ * tries those itself, inline, and calls this. */
+GK_HIDDEN gk_status gk_sgemm_blocked_choose(const gk_sgemm_args *p);
+GK_HIDDEN gk_status gk_dgemm_blocked_choose(const gk_dgemm_args *p);
 
 /* Multiply-adds (m * n * k) each thread of the blocked driver should have at
  * least: below it, a thread costs more to start and join than it saves. A

@@ -168,13 +168,8 @@ static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc, int dn)
 	return st == GK_OK ? st : GK_FN(no_workspace)(p, kc);
 }
 
-gk_status GK_FN_BLOCKED(const GK_ARGS *p)
+gk_status GK_FN_BLOCKED_CHOOSE(const GK_ARGS *p)
 {
-	/* The smallest products go straight to their calls, before the choices
-	 * (6% of a 16 x 16 x 16 SGEMM); gemmkit's entry makes them before
-	 * calling here (src/api/gemm_entry.h), other callers here. */
-	if (GK_FN(direct_try)(p))
-		return GK_OK;
 	const int64_t m = p->m, n = p->n, k = p->k;
 	const int64_t mr = p->kern->GK_MR, nr = p->kern->GK_NR;
 	const int64_t kc = gk_gemm_kc(sizeof(GK_T), mr, nr, m, n, k);
@@ -191,4 +186,14 @@ gk_status GK_FN_BLOCKED(const GK_ARGS *p)
 	const gk_status st = GK_FN(run)(p, nt, kc, dn);
 	gk_adapt_end(&pr);
 	return st;
+}
+
+gk_status GK_FN_BLOCKED(const GK_ARGS *p)
+{
+	/* The smallest products go straight to their calls, before the choices
+	 * (6% of a 16 x 16 x 16 SGEMM); gemmkit's entry makes them itself
+	 * (src/api/gemm_entry.h) and calls GK_FN_BLOCKED_CHOOSE. */
+	if (GK_FN(direct_try)(p))
+		return GK_OK;
+	return GK_FN_BLOCKED_CHOOSE(p);
 }

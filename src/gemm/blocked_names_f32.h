@@ -24,3 +24,4 @@
 #define GK_FN(name) name##_f32
 #define GK_FN_PACK gk_pack_f32
 #define GK_FN_BLOCKED gk_sgemm_blocked
+#define GK_FN_BLOCKED_CHOOSE gk_sgemm_blocked_choose

@@ -24,3 +24,4 @@
 #define GK_FN(name) name##_f64
 #define GK_FN_PACK gk_pack_f64
 #define GK_FN_BLOCKED gk_dgemm_blocked
+#define GK_FN_BLOCKED_CHOOSE gk_dgemm_blocked_choose

@@ -22,3 +22,4 @@
 #undef GK_FN
 #undef GK_FN_PACK
 #undef GK_FN_BLOCKED
+#undef GK_FN_BLOCKED_CHOOSE
