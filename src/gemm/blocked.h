@@ -178,8 +178,9 @@ typedef struct gk_gemm_blocking {
 	int64_t mc, kc, nc;
 	int64_t b_in_l2; /* elements of packed B that fit in about half of L2 */
 	/* The longest run of a packed B panel (elements) that the macrokernel
-	 * walks with the A sliver as its constant, C along its rows: 2 b_in_l2
-	 * (a run held in L2), or any on a small L2 (GK_BLOCKED_WALK_L2). */
+	 * walks with the A sliver as its constant, C along its rows: a run held
+	 * in L2 beside the mc x kc block of A (2 b_in_l2 - mc kc; 2 b_in_l2
+	 * under GK_GEMM_BLOCKS), or any on a small L2 (GK_BLOCKED_WALK_L2). */
 	int64_t b_walk;
 } gk_gemm_blocking;
 
@@ -200,8 +201,8 @@ typedef struct gk_gemm_blocking {
  * cache sizes are read once (sysconf, with fallbacks when the system does
  * not know); GK_GEMM_BLOCKS="mc,kc,nc" overrides the result, for tuning
  * and tests (b_in_l2 is then a quarter of a kc x nc panel, or half of the
- * L2 bytes given as a fourth field: "mc,kc,nc,l2"; b_walk follows those
- * L2 bytes, and is 2 b_in_l2 without them). */
+ * L2 bytes given as a fourth field: "mc,kc,nc,l2"; b_walk is 2 b_in_l2,
+ * or any length where those L2 bytes are a small L2). */
 GK_HIDDEN void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out);
 
 /* The same for an m x n x k product: a deeper kc where C does not stay in

@@ -248,9 +248,10 @@ static inline void GK_FN(tile)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, in
 /* The macrokernel: C(0:mv, slivers js0..js1 of B) over one packed A block
  * and the packed B panel, depth kc. Normally the B sliver is the inner
  * loop's constant (it stays in L1 or L2 while the A block streams past).
- * When this thread's part of the B panel fits in L2 anyway (short k, narrow
- * n), the A sliver is the constant instead: C is then walked along its rows,
- * which matters when C traffic dominates (4096 x 4096 x 64: 12% faster).
+ * When this thread's part of the B panel fits in L2 beside the A block
+ * (short k, narrow n), the A sliver is the constant instead: C is then
+ * walked along its rows, which matters when C traffic dominates
+ * (4096 x 4096 x 64: 12% faster).
  * On a small L2 it is so for any panel (bs.b_walk, GK_BLOCKED_WALK_L2).
  * When nx is not NULL, the next piece of B is packed along the way (all of
  * it by the return). */
