@@ -26,7 +26,6 @@ static inline int GK_FN(skinny_aliases)(const GK_ARGS *p)
 static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
-	const double work = (double)m * (double)n * (double)k;
 	const int det = (p->flags & GK_FLAG_DETERMINISTIC) != 0;
 	const int skinny = m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY;
 	if (skinny) {
@@ -47,9 +46,7 @@ static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
 			return GK_FN(ksplit)(p, nt, kc, (k + gsize - 1) / gsize, gsize);
 	}
 	/* Way 1: small or skinny. */
-	if (skinny || (work <= GK_BLOCKED_SMALL_WORK && m <= GK_BLOCKED_SMALL_DIM &&
-	               n <= GK_BLOCKED_SMALL_DIM && k <= GK_BLOCKED_SMALL_DIM &&
-	               !GK_FN(b_aliases)(p)))
+	if (skinny || GK_FN(small)(p))
 		return GK_FN(unpacked)(p, nt, kc);
 	/* Way 3: shapes that are really matrix-vector products stream their
 	 * operands once, unpacked: a row or two of C against rows of B (axpy

@@ -33,14 +33,21 @@ static inline int GK_FN(b_aliases)(const GK_ARGS *p)
 	       p->k > GK_BLOCKED_ALIAS_NEAR_MIN;
 }
 
+/* Whether p is one of the small products of way 1 (blocked.h,
+ * GK_BLOCKED_SMALL_DIM). */
+static inline int GK_FN(small)(const GK_ARGS *p)
+{
+	const int64_t m = p->m, n = p->n, k = p->k;
+	const double cube = (double)p->kern->GK_UCUBE;
+	return m <= GK_BLOCKED_SMALL_DIM && n <= GK_BLOCKED_SMALL_DIM && k <= GK_BLOCKED_SMALL_DIM &&
+	       (double)m * (double)n * (double)k <= cube * cube * cube && !GK_FN(b_aliases)(p);
+}
+
 /* Whether p goes way 3 (matrix-vector shapes past the small ones). */
 static inline int GK_FN(way3)(const GK_ARGS *p)
 {
-	const int64_t m = p->m, n = p->n, k = p->k;
-	const double work = (double)m * (double)n * (double)k;
-	if ((m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY) ||
-	    (work <= GK_BLOCKED_SMALL_WORK && m <= GK_BLOCKED_SMALL_DIM && n <= GK_BLOCKED_SMALL_DIM &&
-	     k <= GK_BLOCKED_SMALL_DIM && !GK_FN(b_aliases)(p)))
+	const int64_t m = p->m, n = p->n;
+	if ((m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY) || GK_FN(small)(p))
 		return 0;
 	return (m <= GK_BLOCKED_AXPY_ROWS && p->cs_b == 1) || (n <= GK_BLOCKED_DOT_COLS && p->cs_a == 1);
 }
