@@ -111,12 +111,13 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_AVX512_VW;
 	/* DGEMM packed from 160^3 on Intel: on an Emerald Rapids core, packed
 	 * against unpacked, 144^3-240^3 1.01-1.13x, 272^3-500^3 1.3-1.7x
-	 * except where B's rows lie a multiple of 512 bytes apart (256^3,
-	 * 320^3, ..., 512^3: 0.98-1.06x), and 60 x 500 x 500 to 500 x 500 x 50
-	 * 1.07-1.40x (bench/results/2026-11-29-emr-small/). The unpacked
-	 * tile's B sliver, 32 doubles by up to 768 rows, streams from L2 for
-	 * each tile of rows. SGEMM (480^3 1.09x, its rectangles 0.87-1.03x)
-	 * and AMD CPUs keep the default. */
+	 * (sizes whose B rows lie a multiple of 512 bytes apart, 320^3,
+	 * 384^3, ..., were packed already: blocked.h, GK_BLOCKED_ALIAS_*),
+	 * and 60 x 500 x 500 to 500 x 500 x 50 1.07-1.40x
+	 * (bench/results/2026-11-29-emr-small/). The unpacked tile's B sliver,
+	 * 32 doubles by up to 768 rows, streams from L2 for each tile of rows.
+	 * SGEMM (480^3 1.09x, its rectangles 0.87-1.03x) and AMD CPUs keep
+	 * the default. */
 	t->gemm_u_f32_cube = GK_KERNELS_U_CUBE;
 	t->gemm_u_f64_cube = gk_cpu_intel() ? 160 : GK_KERNELS_U_CUBE;
 	const dot_depths *d = g == 2 ? &dot_zen5 : g == 4 ? &dot_intel : &dot_plain;
