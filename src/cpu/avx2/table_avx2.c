@@ -82,13 +82,16 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	t->gemm_u_f64_mr = GK_GEMM_U_F64_AVX2_MR;
 	t->gemm_u_f64_nr = GK_GEMM_U_F64_AVX2_NR;
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_AVX2_VW;
-	/* DGEMM packed from 340^3 on Intel: forced on an Emerald Rapids core,
-	 * 400^3 1.07x and 480^3 1.15x packed against unpacked, 200^3-300^3
-	 * 0.93-0.99x, and 100 x 500 x 500 to 500 x 500 x 50 0.89-1.00x
-	 * (bench/results/2026-11-29-emr-small/). SGEMM and AMD CPUs keep the
-	 * default (SGEMM 480^3 1.03x there, its rectangles 0.91-0.99x). */
-	if (gk_cpu_intel())
+	/* On Intel, DGEMM packed from 340^3 and SGEMM from 440^3: forced on
+	 * an Emerald Rapids core, packed against unpacked, DGEMM 400^3 1.07x
+	 * and 480^3 1.15x, 200^3-300^3 0.93-0.99x, and 100 x 500 x 500 to
+	 * 500 x 500 x 50 0.89-1.00x; SGEMM 480^3-500^3 1.14-1.17x, 0.98-1.03x
+	 * at the edge (bench/results/2026-11-29-emr-small/). AMD CPUs keep
+	 * the default: not measured. */
+	if (gk_cpu_intel()) {
+		t->gemm_u_f32_cube = 440;
 		t->gemm_u_f64_cube = 340;
+	}
 	/* Off > 0 (kernel_api.h) for C 2 wide: with A 16 bytes past a 32-byte
 	 * boundary, forced on a Zen 5 core, SGEMM 64 x 2 x 64 1.08x, x 512
 	 * 1.36x, DGEMM 1.21x and 1.43x; 3 wide 0.86-0.98x (its 4 x 3 tile

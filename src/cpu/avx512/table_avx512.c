@@ -116,9 +116,11 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	 * and 60 x 500 x 500 to 500 x 500 x 50 1.07-1.40x
 	 * (bench/results/2026-11-29-emr-small/). The unpacked tile's B sliver,
 	 * 32 doubles by up to 768 rows, streams from L2 for each tile of rows.
-	 * SGEMM (480^3 1.09x, its rectangles 0.87-1.03x) and AMD CPUs keep
-	 * the default. */
-	t->gemm_u_f32_cube = GK_KERNELS_U_CUBE;
+	 * SGEMM from 400^3: 440^3-500^3 1.09-1.19x, 300 x 500 x 500 and the
+	 * like 1.08-1.15x, 0.97-1.02x at the edge (400^3, 250 x 500 x 500,
+	 * 100 x 500 x 500), where below it rectangles of one short side
+	 * measured 0.87-0.96x. AMD CPUs keep the default. */
+	t->gemm_u_f32_cube = gk_cpu_intel() ? 400 : GK_KERNELS_U_CUBE;
 	t->gemm_u_f64_cube = gk_cpu_intel() ? 160 : GK_KERNELS_U_CUBE;
 	const dot_depths *d = g == 2 ? &dot_zen5 : g == 4 ? &dot_intel : &dot_plain;
 	gk_kernels_set_dot(t, check_gemm_d_f32, check_pack_dt_f32, check_gemm_d_f64,
