@@ -302,8 +302,8 @@ typedef struct gk_kernels {
 	int gemm_u_f64_mr, gemm_u_f64_nr, gemm_u_f64_vw;
 	/* The small products that the blocked driver computes with the
 	 * unpacked kernels rather than packing (way 1): at most
-	 * GK_BLOCKED_SMALL_DIM a side and m n k at most this cubed, per
-	 * precision, measured per set and CPU (docs/KERNELS.md). */
+	 * GK_BLOCKED_SMALL_DIM a side and m n k at most this cubed per
+	 * thread, per precision, measured per set and CPU (docs/KERNELS.md). */
 	int gemm_u_f32_cube, gemm_u_f64_cube;
 #define GK_KERNELS_U_CUBE 512 /* the default of both */
 	/* The unpacked kernels compute tiles of at most 1 / gemm_u_grouped of a

@@ -46,7 +46,7 @@ static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
 			return GK_FN(ksplit)(p, nt, kc, (k + gsize - 1) / gsize, gsize);
 	}
 	/* Way 1: small or skinny. */
-	if (skinny || GK_FN(small)(p))
+	if (skinny || GK_FN(small)(p, nt))
 		return GK_FN(unpacked)(p, nt, kc);
 	/* Way 3: shapes that are really matrix-vector products stream their
 	 * operands once, unpacked: a row or two of C against rows of B (axpy

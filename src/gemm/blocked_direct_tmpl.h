@@ -33,21 +33,28 @@ static inline int GK_FN(b_aliases)(const GK_ARGS *p)
 	       p->k > GK_BLOCKED_ALIAS_NEAR_MIN;
 }
 
-/* Whether p is one of the small products of way 1 (blocked.h,
- * GK_BLOCKED_SMALL_DIM). */
-static inline int GK_FN(small)(const GK_ARGS *p)
+/* Whether p, on nt threads, is one of the small products of way 1
+ * (blocked.h, GK_BLOCKED_SMALL_DIM): the kernel table's cube bounds the
+ * work of each thread. On many threads the packed way shares a block of
+ * A of these sizes badly: every thread packs all of it for a sliver or
+ * two of B (on 16 threads of a Xeon, SGEMM 480^3 packed ran at 0.24 of
+ * unpacked, DGEMM 400^3 at 0.74; on 8, DGEMM 400^3 1.11x, 500^3 1.28x:
+ * bench/results/2026-11-29-h200-ctest-e/threads16.log). */
+static inline int GK_FN(small)(const GK_ARGS *p, int nt)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
 	const double cube = (double)p->kern->GK_UCUBE;
 	return m <= GK_BLOCKED_SMALL_DIM && n <= GK_BLOCKED_SMALL_DIM && k <= GK_BLOCKED_SMALL_DIM &&
-	       (double)m * (double)n * (double)k <= cube * cube * cube && !GK_FN(b_aliases)(p);
+	       (double)m * (double)n * (double)k <= cube * cube * cube * nt && !GK_FN(b_aliases)(p);
 }
 
 /* Whether p goes way 3 (matrix-vector shapes past the small ones). */
 static inline int GK_FN(way3)(const GK_ARGS *p)
 {
 	const int64_t m = p->m, n = p->n;
-	if ((m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY) || GK_FN(small)(p))
+	/* (One thread: the shapes of way 3 within 512 a side, m n k at most
+	 * 3 x 512 x 512, are below every table's cube anyway.) */
+	if ((m <= GK_BLOCKED_SKINNY && n <= GK_BLOCKED_SKINNY) || GK_FN(small)(p, 1))
 		return 0;
 	return (m <= GK_BLOCKED_AXPY_ROWS && p->cs_b == 1) || (n <= GK_BLOCKED_DOT_COLS && p->cs_a == 1);
 }
