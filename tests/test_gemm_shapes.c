@@ -217,7 +217,11 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
  * unpacked kernel itself (12 x 12 x 40 to 10 x 20 x 30; 10 x 20 x 30 with B
  * transposed, packed on the stack), and a narrow one with B transposed
  * that goes to the dot tiles on every thread count (2000 x 4 x 60), which
- * the entry's direct calls must leave to them. */
+ * the entry's direct calls must leave to them, and small ones that take
+ * way 1 on some thread counts and the packed way on others where a
+ * kernel table's cube bounds way 1's work per thread (Intel: 480 x 470 x
+ * 490 SGEMM, 200 x 220 x 240 DGEMM with the AVX-512 kernels, 400 x 380 x
+ * 390 with the AVX2 ones). */
 static void test_bits(unsigned dt, tu_rng *r)
 {
 	static const int64_t shapes[][3] = {{8, 8, 120000}, {16, 16, 50000}, {17, 5, 70000},
@@ -229,7 +233,8 @@ static void test_bits(unsigned dt, tu_rng *r)
 	                                    {1, 2999, 260}, {60, 70, 40000}, {100, 45, 30000},
 	                                    {2000, 16, 60}, {120, 400, 1100}, {12, 12, 40},
 	                                    {24, 20, 50}, {2000, 4, 60}, {40, 64, 64}, {7, 9, 11},
-	                                    {10, 20, 30}};
+	                                    {10, 20, 30}, {480, 470, 490}, {200, 220, 240},
+	                                    {400, 380, 390}};
 	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
 	gk_context *plain[5], *det[5];
 	for (int t = 1; t <= 4; t++) {
