@@ -303,8 +303,10 @@ typedef struct gk_kernels {
 	/* The small products that the blocked driver computes with the
 	 * unpacked kernels rather than packing (way 1): at most
 	 * GK_BLOCKED_SMALL_DIM a side and m n k at most this cubed per
-	 * thread, per precision, measured per set and CPU (docs/KERNELS.md). */
-	int gemm_u_f32_cube, gemm_u_f64_cube;
+	 * thread, per precision, measured per set and CPU (docs/KERNELS.md);
+	 * [1] where A is by columns and B by rows (A read with a stride along
+	 * k, B where it lies), [0] otherwise. */
+	int gemm_u_f32_cube[2], gemm_u_f64_cube[2];
 #define GK_KERNELS_U_CUBE 512 /* the default of both */
 	/* The unpacked kernels compute tiles of at most 1 / gemm_u_grouped of a
 	 * vector of columns with several rows in one vector (2: row pairs and

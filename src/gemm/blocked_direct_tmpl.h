@@ -43,7 +43,7 @@ static inline int GK_FN(b_aliases)(const GK_ARGS *p)
 static inline int GK_FN(small)(const GK_ARGS *p, int nt)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;
-	const double cube = (double)p->kern->GK_UCUBE;
+	const double cube = (double)p->kern->GK_UCUBE[p->cs_a != 1 && p->cs_b == 1];
 	return m <= GK_BLOCKED_SMALL_DIM && n <= GK_BLOCKED_SMALL_DIM && k <= GK_BLOCKED_SMALL_DIM &&
 	       (double)m * (double)n * (double)k <= cube * cube * cube * nt && !GK_FN(b_aliases)(p);
 }

@@ -86,11 +86,16 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	 * an Emerald Rapids core, packed against unpacked, DGEMM 400^3 1.07x
 	 * and 480^3 1.15x, 200^3-300^3 0.93-0.99x, and 100 x 500 x 500 to
 	 * 500 x 500 x 50 0.89-1.00x; SGEMM 480^3-500^3 1.14-1.17x, 0.98-1.03x
-	 * at the edge (bench/results/2026-11-29-emr-small/). AMD CPUs keep
-	 * the default: not measured. */
+	 * at the edge (bench/results/2026-11-29-emr-small/). With A by columns
+	 * and B by rows (row-major 'T','N'), from 250^3 and 190^3: SGEMM
+	 * 300^3-400^3 1.10-1.21x packed, 200^3 0.82x; DGEMM 200^3 1.04x,
+	 * 300^3 1.32x (transposes.log there). AMD CPUs keep the default: not
+	 * measured. */
 	if (gk_cpu_intel()) {
-		t->gemm_u_f32_cube = 440;
-		t->gemm_u_f64_cube = 340;
+		t->gemm_u_f32_cube[0] = 440;
+		t->gemm_u_f64_cube[0] = 340;
+		t->gemm_u_f32_cube[1] = 250;
+		t->gemm_u_f64_cube[1] = 190;
 	}
 	/* Off > 0 (kernel_api.h) for C 2 wide: with A 16 bytes past a 32-byte
 	 * boundary, forced on a Zen 5 core, SGEMM 64 x 2 x 64 1.08x, x 512

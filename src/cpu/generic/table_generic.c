@@ -47,8 +47,8 @@ void gk_kernels_init_generic(gk_kernels *t)
 	t->gemm_u_f64_mr = GK_GEMM_U_F64_GENERIC_MR;
 	t->gemm_u_f64_nr = GK_GEMM_U_F64_GENERIC_NR;
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_GENERIC_VW;
-	t->gemm_u_f32_cube = GK_KERNELS_U_CUBE;
-	t->gemm_u_f64_cube = GK_KERNELS_U_CUBE;
+	for (int i = 0; i < 2; i++)
+		t->gemm_u_f32_cube[i] = t->gemm_u_f64_cube[i] = GK_KERNELS_U_CUBE;
 	t->pack_t_f32 = 0;
 	t->pack_t_f64 = 0;
 	/* No dot tiles: products a few columns wide go the unpacked tiles. */
