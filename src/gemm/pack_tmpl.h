@@ -76,8 +76,20 @@ void GK_FN_PACK(const gk_kernels *kern, int64_t rows, int64_t kc, const GK_T *x,
 			/* A sliver row of the kernels' widths in one fixed-size copy
 			 * (vector moves, no loop); others in pieces of 8. */
 			switch (r * (int64_t)sizeof(GK_T)) {
+			case 16:
+				GK_FN_PACK_ROWS(16);
+				break;
+			case 24:
+				GK_FN_PACK_ROWS(24);
+				break;
 			case 32:
 				GK_FN_PACK_ROWS(32);
+				break;
+			case 48:
+				GK_FN_PACK_ROWS(48);
+				break;
+			case 56:
+				GK_FN_PACK_ROWS(56);
 				break;
 			case 64:
 				GK_FN_PACK_ROWS(64);
