@@ -24,12 +24,11 @@
 /* Unpacked (no packing pass; blocked_tmpl.h, way 1) when m, n and k are all
  * at most SMALL_DIM and m n k at most the thread count times the kernel
  * table's cube (gemm_u_f32_cube, gemm_u_f64_cube; 512 but where measured
- * otherwise):
- * below that, packing costs more than the strided reads it saves. Also
- * when m and n are both at most SKINNY, whatever k: each element of A and
- * B is then used too few times for a packed copy to pay, and reading them
- * once is what counts (and when m alone is, or n is at most THIN_COLS,
- * below). */
+ * otherwise): below that, packing costs more than the strided reads it
+ * saves. Also when m and n are both at most SKINNY, whatever k: each
+ * element of A and B is then used too few times for a packed copy to pay,
+ * and reading them once is what counts (and when m alone is, or n is at
+ * most THIN_COLS, below). */
 #define GK_BLOCKED_SMALL_DIM 512
 #define GK_BLOCKED_SKINNY 32
 /* But a small product is packed (way 4) when B's rows lie a multiple of

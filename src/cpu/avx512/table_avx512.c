@@ -120,9 +120,10 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	 * like 1.08-1.15x, 0.97-1.02x at the edge (400^3, 250 x 500 x 500,
 	 * 100 x 500 x 500), where below it rectangles of one short side
 	 * measured 0.87-0.96x. AMD CPUs keep the default. */
+	const int intel = gk_cpu_intel();
 	for (int i = 0; i < 2; i++) {
-		t->gemm_u_f32_cube[i] = gk_cpu_intel() ? 400 : GK_KERNELS_U_CUBE;
-		t->gemm_u_f64_cube[i] = gk_cpu_intel() ? 160 : GK_KERNELS_U_CUBE;
+		t->gemm_u_f32_cube[i] = intel ? 400 : GK_KERNELS_U_CUBE;
+		t->gemm_u_f64_cube[i] = intel ? 160 : GK_KERNELS_U_CUBE;
 	}
 	const dot_depths *d = g == 2 ? &dot_zen5 : g == 4 ? &dot_intel : &dot_plain;
 	gk_kernels_set_dot(t, check_gemm_d_f32, check_pack_dt_f32, check_gemm_d_f64,
