@@ -290,8 +290,9 @@ typedef struct gk_kernels {
 	gk_gemm_pf_f32_fn gemm_pf_f32; /* the same with a prefetch list, or NULL */
 	gk_gemm_pf_f64_fn gemm_pf_f64;
 	/* Whether the driver also hands the prefetching kernels the next C
-	 * tile in the down-the-columns order (1), or only the next piece of B
-	 * in the own-columns way (0): measured per table (docs/KERNELS.md). */
+	 * tile in the down-the-columns order (1), or only B's lines (0: the
+	 * next piece of B in the own-columns way, the next sliver of the
+	 * panel down the columns): measured per table (docs/KERNELS.md). */
 	int gemm_pf_next_c;
 	/* Packing X by rows into slivers (NULL: the driver's own loops). */
 	gk_pack_t_f32_fn pack_t_f32;
