@@ -87,6 +87,10 @@
 #define GK_BLOCKED_TASKS 4
 #define GK_BLOCKED_RUN_MIN 4
 #define GK_BLOCKED_COLS_MIN 128
+/* With fewer row blocks of A than threads, the packed way cuts the rows
+ * into a block per thread, of at least SPLIT_MIN slivers of A each
+ * (blocked_tmpl.h, GK_FN(packed)). */
+#define GK_BLOCKED_SPLIT_MIN 2
 
 /* A skinny product's depth is split among threads (way 2) in groups of at
  * least GROUP_MIN kc blocks; under GK_FLAG_DETERMINISTIC into at most GROUPS

@@ -35,11 +35,14 @@ static inline int GK_FN(b_aliases)(const GK_ARGS *p)
 
 /* Whether p, on nt threads, is one of the small products of way 1
  * (blocked.h, GK_BLOCKED_SMALL_DIM): the kernel table's cube bounds the
- * work of each thread. On many threads the packed way shares a block of
- * A of these sizes badly: every thread packs all of it for a sliver or
- * two of B (on 16 threads of a Xeon, SGEMM 480^3 packed ran at 0.24 of
- * unpacked, DGEMM 400^3 at 0.74; on 8, DGEMM 400^3 1.11x, 500^3 1.28x:
- * bench/results/2026-11-29-h200-ctest-e/threads16.log). */
+ * work of each thread. On many threads the packed way does worse than
+ * way 1 at these sizes: on 16 threads of a Xeon, SGEMM 480^3 packed ran
+ * at 0.24 of unpacked, DGEMM 400^3 at 0.74, when the threads sharing a
+ * block of A each packed it (on 8, DGEMM 400^3 1.11x, 500^3 1.28x:
+ * bench/results/2026-11-29-h200-ctest-e/threads16.log); with the rows cut
+ * by the thread count (GK_FN(packed)), still 0.62-0.72 for DGEMM 200^3-400^3
+ * and 0.71-0.90 for SGEMM 480^3-500^3 on 16 threads
+ * (bench/results/2026-11-29-h200-split/cube16.log). */
 static inline int GK_FN(small)(const GK_ARGS *p, int nt)
 {
 	const int64_t m = p->m, n = p->n, k = p->k;

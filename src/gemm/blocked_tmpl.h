@@ -378,6 +378,21 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 		const int64_t nb = (mup + pl.bs.mc - 1) / pl.bs.mc;
 		pl.bs.mc = ((mup + nb - 1) / nb + mr - 1) / mr * mr;
 	}
+	if (!cols && nt > 1 && (mup + pl.bs.mc - 1) / pl.bs.mc < nt) {
+		/* Fewer row blocks than threads: the slots that share a block
+		 * would each pack all of it for their runs of the panel
+		 * (GK_FN(pick)), up to nt times over for one block. Rows cut
+		 * into a block per thread instead, of at least
+		 * GK_BLOCKED_SPLIT_MIN slivers: each A block is packed once.
+		 * The same bits: mc changes no sum. */
+		int64_t h = ((mup + nt - 1) / nt + mr - 1) / mr * mr;
+		if (h < GK_BLOCKED_SPLIT_MIN * mr)
+			h = GK_BLOCKED_SPLIT_MIN * mr;
+		if (h < pl.bs.mc) {
+			const int64_t nb = (mup + h - 1) / h;
+			pl.bs.mc = ((mup + nb - 1) / nb + mr - 1) / mr * mr;
+		}
+	}
 	if (cols) {
 		/* Pieces of B such that A's block, the piece in use and the next
 		 * one (packed along the way) fit L2 together. */
