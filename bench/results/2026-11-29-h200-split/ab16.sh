@@ -4,7 +4,7 @@
 # per-round ratios over ROUNDS (9) rounds, for each line "arch s|d m n k"
 # of the case list and each thread count of THREADS:
 #   ab16.sh split: A the tree without split.patch (rows not cut by the
-#     thread count), B the tree as it is; cases16.txt, THREADS "16 8 4";
+#     thread count), B the tree as it is; split16.txt, THREADS "16 8 4";
 #   ab16.sh cube: A the tree as it is, B the small-product cube bounding
 #     the whole product (packed past it on any thread count) instead of
 #     each thread's share; cube16.txt, THREADS "16 8 4 2".
