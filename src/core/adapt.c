@@ -54,7 +54,14 @@
  * are rare and long, so there the threads' side is the total time of a
  * run of calls that lasts at least ADAPT_LONG_NS (several slices), against
  * that of ADAPT_LONG_ONE_TRIES calls on one thread: the mean, not the
- * least, and every call counts. The threads,
+ * least, and every call counts; the threads are taken only when
+ * ADAPT_LONG_GAIN faster. A run of ADAPT_LONG_NS often has no stall, and
+ * beside a busy process the calls between stalls ran at about one
+ * thread's speed: taking one thread only when it was 5% faster kept two
+ * threads at 0.6-0.8 of one thread's speed at 256^3 on a 2-vCPU Emerald
+ * Rapids guest; with the threads taken only when 10% faster, 1.1-1.4x
+ * faster there, the same on an idle machine
+ * (bench/results/2026-11-29-emr-busy-c/). The threads,
  * once chosen, are kept for ADAPT_LONG_KEEP_NS and ADAPT_LONG_KEEP_CALLS
  * calls, and one thread for ADAPT_LONG_KEEP_ONE_NS (twice as long each
  * time the same choice comes again, as the count of calls), so that the
@@ -91,7 +98,7 @@
 #define ADAPT_LONG_KEEP_ONE_NS 500000000
 #define ADAPT_LONG_KEEP_NS 500000000
 #define ADAPT_LONG_KEEP_CALLS 256
-#define ADAPT_LONG_ONE_GAIN 0.95
+#define ADAPT_LONG_GAIN 0.9
 #define ADAPT_LONG_ONE_TRIES 3
 
 typedef struct {
@@ -231,10 +238,11 @@ void gk_adapt_end_timed(gk_adapt *pr)
 	const double one = pr->is_long ? c->best[0] / c->work[0] : c->best[0];
 	const double many = pr->is_long ? c->best[1] / c->work[1] : c->best[1];
 	/* Short products go to the threads only when those are ADAPT_GAIN
-	 * faster; long ones leave them only when one thread is
-	 * ADAPT_LONG_ONE_GAIN faster (the host's spread, not a stall, would
-	 * otherwise send them there). */
-	c->choice = pr->is_long ? (one < ADAPT_LONG_ONE_GAIN * many ? 1 : c->nt)
+	 * faster, long ones only when ADAPT_LONG_GAIN faster: a stall is
+	 * rare and long, and a run of ADAPT_LONG_NS often has none, while
+	 * the calls between stalls, the worker sharing its core with the
+	 * other program, run at about one thread's speed. */
+	c->choice = pr->is_long ? (many < ADAPT_LONG_GAIN * one ? c->nt : 1)
 	                        : (many < ADAPT_GAIN * one ? c->nt : 1);
 	c->calls = 0;
 	/* The same choice again keeps it twice as long, up to
