@@ -1,6 +1,6 @@
 #!/bin/bash
 # On the GPU machine's 16 vCPUs, a 2-vCPU machine with a busy process
-# emulated with taskset: loop.c (one size, calls in a row for 3 s, mean
+# emulated with taskset: ../2026-11-29-emr-busy-b/loop.c (one size, calls in a row for 3 s, mean
 # GFLOPS) pinned to CPUs 2 and 3, a spinning process (spin.c) pinned to
 # CPU 3 for the whole run. gemmkit on 1 thread, and on 2 threads before
 # (A: adapt.patch reversed) and after (B: the tree as it is) the change
@@ -15,7 +15,7 @@ rm -rf /tmp/other && mkdir /tmp/other && tar --exclude=./.git --exclude=./build 
 (cd /tmp/other && patch -R -p1 < $D/adapt.patch > /dev/null)
 cmake -S /tmp/other -B /tmp/bo -DCMAKE_BUILD_TYPE=Release -DGK_WITH_CUDA=OFF > /dev/null
 cmake --build /tmp/bo -j16 --target gemmkit > /dev/null
-gcc -O2 -o /tmp/loop $D/loop.c -ldl
+gcc -O2 -o /tmp/loop bench/results/2026-11-29-emr-busy-b/loop.c -ldl
 gcc -O0 -o /tmp/spin $D/spin.c
 A=/tmp/bo/libgemmkit.so B=/tmp/bn/libgemmkit.so
 log=$R/busy2.log
