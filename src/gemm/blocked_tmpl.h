@@ -371,27 +371,24 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 		pl.bs.kc = k;
 	if (pl.bs.mc > mup)
 		pl.bs.mc = mup;
+	if (!cols && nt > 1 && (mup + pl.bs.mc - 1) / pl.bs.mc < nt) {
+		/* Fewer row blocks than threads: the slots that share a block
+		 * would each pack all of it for their runs of the panel
+		 * (GK_FN(pick)), up to nt times over for one block. Rows cut
+		 * into a block per thread instead, of at least
+		 * GK_BLOCKED_SPLIT_MIN slivers: each A block is packed once. */
+		int64_t h = ((mup + nt - 1) / nt + mr - 1) / mr * mr;
+		if (h < GK_BLOCKED_SPLIT_MIN * mr)
+			h = GK_BLOCKED_SPLIT_MIN * mr;
+		if (h < pl.bs.mc)
+			pl.bs.mc = h;
+	}
 	/* Row blocks of equal height, as the panels below: a last block of a
 	 * sliver or two (1024 = 4 x 252 + 16) runs the packed kernel over a
 	 * whole B panel for a few rows. mc changes no sum: the same bits. */
 	{
 		const int64_t nb = (mup + pl.bs.mc - 1) / pl.bs.mc;
 		pl.bs.mc = ((mup + nb - 1) / nb + mr - 1) / mr * mr;
-	}
-	if (!cols && nt > 1 && (mup + pl.bs.mc - 1) / pl.bs.mc < nt) {
-		/* Fewer row blocks than threads: the slots that share a block
-		 * would each pack all of it for their runs of the panel
-		 * (GK_FN(pick)), up to nt times over for one block. Rows cut
-		 * into a block per thread instead, of at least
-		 * GK_BLOCKED_SPLIT_MIN slivers: each A block is packed once.
-		 * The same bits: mc changes no sum. */
-		int64_t h = ((mup + nt - 1) / nt + mr - 1) / mr * mr;
-		if (h < GK_BLOCKED_SPLIT_MIN * mr)
-			h = GK_BLOCKED_SPLIT_MIN * mr;
-		if (h < pl.bs.mc) {
-			const int64_t nb = (mup + h - 1) / h;
-			pl.bs.mc = ((mup + nb - 1) / nb + mr - 1) / mr * mr;
-		}
 	}
 	if (cols) {
 		/* Pieces of B such that A's block, the piece in use and the next
