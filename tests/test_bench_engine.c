@@ -134,11 +134,12 @@ static bench_engine quiet_engine(double cap, int64_t reps)
 static void test_median(void)
 {
 	/* One thread: entry 0 is the checked run, then 5 rounds. Two threads:
-	 * the checked run, one untimed call, then 5 rounds. */
+	 * the checked run, then BENCH_PASSES (3) passes of 1, 2 and 2 rounds,
+	 * each after one untimed call (9). */
 	static const double ta1[] = {1.0, 3.0, 1.0, 2.0, 5.0, 4.0}; /* median of 3 1 2 5 4 = 3 */
 	static const double tb1[] = {1.0, 2.0, 2.0, 8.0, 6.0, 1.0}; /* median of 2 2 8 6 1 = 2 */
-	static const double ta2[] = {1.0, 9.0, 3.0, 1.0, 2.0, 5.0, 4.0};
-	static const double tb2[] = {1.0, 9.0, 2.0, 2.0, 8.0, 6.0, 1.0};
+	static const double ta2[] = {1.0, 9.0, 3.0, 9.0, 1.0, 2.0, 9.0, 5.0, 4.0};
+	static const double tb2[] = {1.0, 9.0, 2.0, 9.0, 2.0, 8.0, 9.0, 6.0, 1.0};
 	/* In hundredths of a second: a call under BENCH_WARMUP_MAX_RUN_S gets
 	 * the untimed call before its rounds in a row. */
 	fake fa = {.times = ta1, .ntimes = 6, .scale = 0.01};
@@ -149,7 +150,7 @@ static void test_median(void)
 	for (int threads = 1; threads <= 2; threads++) {
 		fa.next = fb.next = 0;
 		if (threads == 2)
-			fa.times = ta2, fb.times = tb2, fa.ntimes = fb.ntimes = 7;
+			fa.times = ta2, fb.times = tb2, fa.ntimes = fb.ntimes = 9;
 		bench_engine e = quiet_engine(100, 5);
 		bench_cell cell = make_cell(2e9, threads);
 		bench_result res[2];
@@ -163,8 +164,9 @@ static void test_median(void)
 		TU_CHECK(res[0].reps == 5 && res[0].batch == 1, "5 rounds of 1 call: %d x %lld", res[0].reps,
 		         (long long)res[0].batch);
 		TU_CHECK(fabs(res[0].err - 1e-8) < 1e-20, "the check's error is kept");
-		/* Multi-threaded cells add one untimed call per contender. */
-		TU_CHECK(fa.next == 6 + (threads > 1), "a timed %d batches, expected %d", fa.next, 6 + (threads > 1));
+		/* Multi-threaded cells add one untimed call per contender and pass. */
+		const int untimed = threads > 1 ? BENCH_PASSES : 0;
+		TU_CHECK(fa.next == 6 + untimed, "a timed %d batches, expected %d", fa.next, 6 + untimed);
 	}
 	TU_CHECK(fa.prepared == 2 && fa.released == 2, "prepare and release once per cell: %d %d", fa.prepared,
 	         fa.released);
@@ -253,8 +255,9 @@ static void test_verification_failure(void)
 }
 
 /* One thread: the checked runs, then rounds that each run every contender
- * once, starting with the next one in turn. Several: each in a row, after
- * one untimed call. */
+ * once, starting with the next one in turn. Several: passes in which each
+ * runs its share of the rounds in a row after one untimed call, starting
+ * with the next one in turn. */
 static void test_interleaving(void)
 {
 	static const double t[] = {0.001};
@@ -273,7 +276,12 @@ static void test_interleaving(void)
 	bench_cell two = make_cell(1e6, 2);
 	norder = 0;
 	bench_run_cell(&e, cs, 3, &two, res);
-	TU_CHECK(strcmp(order, "abc" "aaaa" "bbbb" "cccc") == 0, "2 threads: batches in the order %s", order);
+	TU_CHECK(strcmp(order, "abc" "aabbcc" "bbccaa" "ccaabb") == 0, "2 threads: batches in the order %s", order);
+	/* One round each: one pass. */
+	bench_engine e1 = quiet_engine(100, 1);
+	norder = 0;
+	bench_run_cell(&e1, cs, 3, &two, res);
+	TU_CHECK(strcmp(order, "abc" "aabbcc") == 0, "2 threads, 1 round: batches in the order %s", order);
 }
 
 /* The ratio column: ours over the fastest reference. */

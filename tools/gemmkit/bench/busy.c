@@ -11,17 +11,21 @@
  *     openblas-alt-gemmkit, blis-alt-gemmkit the other way round; openblas,
  *     blis: the references alone;
  *   gemmkit-busy, gemmkit-1t-busy, openblas-busy, blis-busy: beside a busy
- *     process, a child that spins on one core, let run (SIGCONT) only while
- *     a batch of calls is timed and stopped (SIGSTOP) in between.
+ *     process, a child that spins on one core. These four are a second
+ *     engine cell of the same inputs, and the child runs (SIGCONT) for the
+ *     whole of it: their checked calls, warm-up, pauses and timed rounds,
+ *     so that whatever a library learns about the machine it learns beside
+ *     the busy process, as in a real program. It is stopped (SIGSTOP) for
+ *     the other contenders' cell.
  * Every contender's first call is checked against the long double product
  * (tools/common/gemm_check.h: normwise error <= 8 (k + 2) u) before it is
  * timed; the untimed partner of an alternating pair writes elsewhere.
  * A reference that is not installed is left out with a message.
  *
  * The report gives GFLOPS and the ratios the targets name: gemmkit on T
- * threads beside the busy process against its own 1-thread speed (target
- * >= 1), and alternating with each library against its own idle T-thread
- * speed (target >= 0.9).
+ * threads beside the busy process against its own 1-thread speed, idle and
+ * beside the same process (target >= 1), and alternating with each library
+ * against its own idle T-thread speed (target >= 0.9).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -211,23 +215,18 @@ static int side_run(bench_contender *c, void *cell)
 	return 0;
 }
 
-/* The contender times its own calls: only the timed side's, and only while
- * the busy process runs, for a busy contender. */
+/* The contender times its own calls: only the timed side's. */
 static void side_timer_start(bench_contender *c, void *cell)
 {
 	busy_side *sd = c->self;
 	(void)cell;
 	sd->acc = 0;
-	if (sd->mode == MODE_BUSY)
-		child_go(sd->r);
 }
 
 static double side_timer_stop(bench_contender *c, void *cell)
 {
 	busy_side *sd = c->self;
 	(void)cell;
-	if (sd->mode == MODE_BUSY)
-		child_stop(sd->r);
 	return sd->acc;
 }
 
@@ -246,14 +245,11 @@ static void cell_free(busy_cell *x)
 	x->ref = NULL;
 }
 
-static void cell_teardown(void *data)
-{
-	cell_free(data);
-}
-
 static int cell_setup(void *data, char *why, size_t len)
 {
 	busy_cell *x = data;
+	if (x->a != NULL)
+		return 0; /* made for the other cell */
 	const bench_shape *s = x->s;
 	const size_t es = x->dt ? sizeof(double) : sizeof(float);
 	const size_t mk = (size_t)s->m * (size_t)s->k, kn = (size_t)s->k * (size_t)s->n, mn = (size_t)s->m * (size_t)s->n;
@@ -294,6 +290,25 @@ static int cell_check(void *data, bench_contender *c, double *err, char *why, si
 		return 0;
 	snprintf(why, len, "error %.3g against the product in long double; bound %.3g", *err, x->bound);
 	return -1;
+}
+
+/* The busy contenders' cell: the inputs (if the other cell did not make
+ * them), then the busy process runs until the cell's end. */
+static int busy_setup(void *data, char *why, size_t len)
+{
+	busy_cell *x = data;
+	if (cell_setup(data, why, len) != 0)
+		return -1;
+	if (x->r->child > 0)
+		child_go(x->r); /* else the contenders say why they do not run */
+	return 0;
+}
+
+static void busy_teardown(void *data)
+{
+	busy_cell *x = data;
+	if (x->r->child > 0)
+		child_stop(x->r);
 }
 
 /* ---- the run ---------------------------------------------------------------- */
@@ -380,7 +395,8 @@ static void report(busy_run *r, bench_report *rep, const int *tcounts, int nt, d
 			fprintf(mf, "- %s: %s\n", r->ref[side].name, r->ref[side].how);
 	fprintf(mf, "- Square row-major GEMM, alpha 1, beta 0; median of the timed batches; X-alt-Y: X's calls timed, "
 	            "each followed by a call of Y in the same process; X-busy: beside a process spinning on one core "
-	            "(running only while X's batches are timed)\n");
+	            "(running through the checked calls, warm-up, pauses and timed rounds of the X-busy contenders, "
+	            "stopped for the others)\n");
 	for (int ti = 0; ti < nt; ti++)
 		for (int dt = 0; dt < 2; dt++) {
 			if (!o->dtype[dt])
@@ -404,13 +420,16 @@ static void report(busy_run *r, bench_report *rep, const int *tcounts, int nt, d
 				fputc('\n', mf);
 			}
 			fprintf(mf, "\n%s, T = %d: the targets\n\n| N | gemmkit-busy / gemmkit-1t (>= 1) | gemmkit-busy / "
+			        "gemmkit-1t-busy (>= 1) | gemmkit-busy / "
 			        "gemmkit | gemmkit-alt-openblas / gemmkit (>= 0.9) | gemmkit-alt-blis / gemmkit (>= 0.9) | "
-			        "openblas-alt-gemmkit / openblas | blis-alt-gemmkit / blis |\n|---:|---|---|---|---|---|---|\n", dt ? "DGEMM" : "SGEMM", tcounts[ti]);
+			        "openblas-alt-gemmkit / openblas | blis-alt-gemmkit / blis |\n|---:|---|---|---|---|---|---|---|\n", dt ? "DGEMM" : "SGEMM", tcounts[ti]);
 			for (int si = 0; si < o->nshapes; si++) {
 				fprintf(mf, "| %lld |", (long long)o->shapes[si].n);
 				const bench_result *gk = result_of(r, ti, dt, si, R_GK);
 				fmt_target(result_of(r, ti, dt, si, R_GK_BUSY), result_of(r, ti, dt, si, R_GK1), 1.0, a, sizeof a);
-				fprintf(mf, " %s |", a);
+				fmt_target(result_of(r, ti, dt, si, R_GK_BUSY), result_of(r, ti, dt, si, R_GK1_BUSY), 1.0, b,
+				           sizeof b);
+				fprintf(mf, " %s | %s |", a, b);
 				fmt_target(result_of(r, ti, dt, si, R_GK_BUSY), gk, 0, a, sizeof a);
 				fprintf(mf, " %s |", a);
 				fmt_target(result_of(r, ti, dt, si, R_GK_OB), gk, 0.9, a, sizeof a);
@@ -509,31 +528,36 @@ int bench_run_busy(const bench_opts *o)
 			for (int si = 0; si < o->nshapes && o->dtype[dt]; si++) {
 				const bench_shape *s = &o->shapes[si];
 				busy_cell x = {.r = r, .dt = dt, .s = s};
-				bench_cell cell;
-				memset(&cell, 0, sizeof cell);
-				snprintf(cell.label, sizeof cell.label, "%s %lldx%lldx%lld T=%d", dt ? "dgemm" : "sgemm",
-				         (long long)s->m, (long long)s->n, (long long)s->k, tcounts[ti]);
-				cell.series = dt;
-				cell.work = 2.0 * (double)s->m * (double)s->n * (double)s->k;
-				cell.threads = tcounts[ti];
-				cell.data = &x;
-				cell.setup = cell_setup;
-				cell.before_check = cell_poison;
-				cell.check = cell_check;
-				cell.teardown = cell_teardown;
-				bench_contender cs[BUSY_MAX];
-				bench_result res[BUSY_MAX];
-				int map[BUSY_MAX], n = 0;
-				for (int i = 0; i < BUSY_MAX; i++)
-					if (row_here(r, i)) {
-						map[n] = i;
-						cs[n++] = r->c[i];
+				/* Two cells of the same inputs: the machine idle, then busy. */
+				for (int busy = 0; busy < 2; busy++) {
+					bench_cell cell;
+					memset(&cell, 0, sizeof cell);
+					snprintf(cell.label, sizeof cell.label, "%s %lldx%lldx%lld T=%d%s", dt ? "dgemm" : "sgemm",
+					         (long long)s->m, (long long)s->n, (long long)s->k, tcounts[ti], busy ? " busy" : "");
+					cell.series = dt;
+					cell.work = 2.0 * (double)s->m * (double)s->n * (double)s->k;
+					cell.threads = tcounts[ti];
+					cell.data = &x;
+					cell.setup = busy ? busy_setup : cell_setup;
+					cell.before_check = cell_poison;
+					cell.check = cell_check;
+					cell.teardown = busy ? busy_teardown : NULL;
+					bench_contender cs[BUSY_MAX];
+					bench_result res[BUSY_MAX];
+					int map[BUSY_MAX], n = 0;
+					for (int i = 0; i < BUSY_MAX; i++)
+						if (row_here(r, i) && (busy_rows[i].mode == MODE_BUSY) == busy) {
+							map[n] = i;
+							cs[n++] = r->c[i];
+						}
+					if (n > 0)
+						bench_run_cell(&eng, cs, n, &cell, res);
+					for (int j = 0; j < n; j++) {
+						r->c[map[j]] = cs[j];
+						*result_of(r, ti, dt, si, map[j]) = res[j];
 					}
-				bench_run_cell(&eng, cs, n, &cell, res);
-				for (int j = 0; j < n; j++) {
-					r->c[map[j]] = cs[j];
-					*result_of(r, ti, dt, si, map[j]) = res[j];
 				}
+				cell_free(&x);
 			}
 	}
 	report(r, &rep, tcounts, nt, load0, loadavg());

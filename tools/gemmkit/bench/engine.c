@@ -302,17 +302,22 @@ static int size_rounds(bench_engine *e, bench_contender *cs, int n, bench_cell *
 static void timed_rounds(bench_engine *e, bench_contender *cs, int n, bench_cell *cell, int max_reps)
 {
 	if (cell->threads > 1) {
-		/* In a row, after a pause, with one untimed call to wake the pool. */
-		for (int i = 0; i < n; i++) {
-			bench_contender *c = &cs[i];
-			if (!c->active)
-				continue;
-			bench_pause(e->settle_s);
-			if (c->t_est < BENCH_WARMUP_MAX_RUN_S)
-				time_batch(c, cell->data, 1);
-			for (int round = 0; round < c->reps; round++)
-				c->times[round] = time_batch(c, cell->data, c->batch);
-		}
+		/* In passes: in each, every contender runs its share of the rounds
+		 * in a row, after a pause and one untimed call to wake its pool,
+		 * starting with the next contender in turn. */
+		const int passes = max_reps < BENCH_PASSES ? max_reps : BENCH_PASSES;
+		for (int p = 0; p < passes; p++)
+			for (int j = 0; j < n; j++) {
+				bench_contender *c = &cs[(j + p) % n];
+				const int r0 = (int)((int64_t)c->reps * p / passes), r1 = (int)((int64_t)c->reps * (p + 1) / passes);
+				if (!c->active || r1 <= r0)
+					continue;
+				bench_pause(e->settle_s);
+				if (c->t_est < BENCH_WARMUP_MAX_RUN_S)
+					time_batch(c, cell->data, 1);
+				for (int round = r0; round < r1; round++)
+					c->times[round] = time_batch(c, cell->data, c->batch);
+			}
 		return;
 	}
 	/* Interleaved: each round runs every contender once, starting with the

@@ -27,9 +27,12 @@
  *      most BENCH_MAX_AUTO_REPS; one for a call over BENCH_SINGLE_REP_S), or
  *      exactly `reps`. With one thread the rounds are interleaved (each round
  *      runs every contender once, starting with the next one in turn); with
- *      several, each contender runs its rounds in a row after a pause of
- *      settle_s and one untimed call, so that a thread pool still spinning
- *      after its own calls takes no core from the next contender's threads.
+ *      several, in BENCH_PASSES passes: in each, every contender runs its
+ *      share of the rounds in a row after a pause of settle_s and one
+ *      untimed call (a thread pool still spinning after its own calls takes
+ *      no core from the next contender's threads), starting with the next
+ *      contender in turn, so that a drift of the machine's speed during
+ *      the cell reaches every contender alike.
  *   5. The median over rounds is the time of one call; the rate is work /
  *      time (GFLOPS or GB/s). A median over the cap is "x" too.
  *
@@ -57,6 +60,9 @@
  * the previous one's thread pool stops spinning and sleeps (OpenBLAS's
  * workers spin for 2^28 cycles, about 0.1 s). */
 #define BENCH_SETTLE_S 0.2
+/* With several threads, the passes over the contenders that share out each
+ * one's rounds (fewer when a contender has fewer rounds). */
+#define BENCH_PASSES 3
 
 #define BENCH_SERIES 4 /* cap series: e.g. one per precision */
 

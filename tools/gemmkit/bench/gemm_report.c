@@ -104,10 +104,11 @@ static void put_header(const gemm_run *g, bench_report *r, FILE *f)
 		fprintf(f, "%s%d", i ? ", " : "", o->threads[i]);
 	fprintf(f, "\n- Row-major C = A*B (alpha 1, beta 0), inputs uniform in [-1, 1] (seed %llu). "
 	           "GFLOPS = 2*m*n*k / median time of the timed rounds after warm-up (1 thread: rounds interleaved "
-	           "across contenders; several: each contender's rounds in a row, after a %g s pause); "
+	           "across contenders; several: each contender's rounds in a row, after a %g s pause, in %d passes over the "
+	           "contenders); "
 	           "\"x\": over the %g s cap (predicted or measured), \"ERR\": wrong result, \"-\": not run, "
 	           "\"n/a\": cannot run on this machine as named.\n",
-	        (unsigned long long)o->seed, BENCH_SETTLE_S, o->cap);
+	        (unsigned long long)o->seed, BENCH_SETTLE_S, BENCH_PASSES, o->cap);
 	int strassen = 0;
 	for (int ci = 0; ci < g->nc; ci++)
 		strassen |= strstr(g->c[ci].id, "strassen") != NULL;

@@ -142,11 +142,11 @@ void gf256_report(gf_run *g, bench_report *rep)
 	FILE *f = rep->md;
 	bench_md_header(rep, f);
 	fprintf(f, "\n- GF(2^8) Reed-Solomon, GB/s of data (k x shard bytes / time), median of %lld rounds "
-	           "(interleaved with 1 thread; each side in a row with more, after a %g s pause); decode rebuilds "
+	           "(interleaved with 1 thread; each side in a row with more, after a %g s pause, in %d passes); decode rebuilds "
 	           "%d lost data shards, call after call with one erasure pattern (its inverse made once: in "
 	           "gemmkit's first call, which keeps it, and before the timing for ISA-L). \"ERR\": wrong result, "
 	           "\"n/a\": not run.\n",
-	        (long long)g->eng.reps, g->eng.settle_s, GF_LOST);
+	        (long long)g->eng.reps, g->eng.settle_s, BENCH_PASSES, GF_LOST);
 	fprintf(f, "- gemmkit's GF(2^8) kernels: %s\n", gk_gf256_kernel_name());
 	if (g->isal.handle)
 		fprintf(f, "- ISA-L: %s (%s%s; T pthreads for T threads)\n", g->isal.path, g->isal.entry,
