@@ -168,10 +168,15 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
 	                                 {700, 3, 600}, {1200, 40, 900},
 	                                 /* all rows one block of A, deep: the
 	                                  * packed way's shallower kc */
-	                                 {100, 500, 1100}, {250, 300, 1300}};
+	                                 {100, 500, 1100}, {250, 300, 1300},
+	                                 /* packed, C a few tiles wide: the
+	                                  * last columns in edge tiles */
+	                                 {301, 66, 307}, {250, 72, 300}, {187, 79, 260},
+	                                 {333, 100, 301}, {150, 136, 290}, {97, 157, 257}};
 	for (int i = 0; i < (int)(sizeof lop / sizeof lop[0]); i++) {
 		prob p;
-		prob_init(&p, dt, i == 4 ? GK_COL_MAJOR : GK_ROW_MAJOR, i == 2 ? GK_TRANS : GK_NO_TRANS,
+		const int col = i == 4 || i == 11 || i == 14;
+		prob_init(&p, dt, col ? GK_COL_MAJOR : GK_ROW_MAJOR, i == 2 ? GK_TRANS : GK_NO_TRANS,
 		          i == 3 ? GK_TRANS : GK_NO_TRANS, lop[i][0], lop[i][1], lop[i][2],
 		          alphas[i % 4], betas[i % 4], 1, r);
 		prob_check(&p, tu_gemm_prob_run(&p, i % 2 ? c1 : c2), "lopsided");

@@ -152,6 +152,28 @@ typedef void (*gk_gemm_u_f64_fn)(int64_t mv, int64_t nv, int64_t k, double alpha
                                  double *restrict c, int64_t rs_c);
 
 /*
+ * Edge tiles of the packed way, for the last few columns of C (n % NR of
+ * them), with the rows of the tile along the vector: C(mv x nv) := beta * C
+ * + alpha * A * B, 1 <= mv <= the table's gemm_e_*_mr (one vector) and
+ * 1 <= nv <= GK_GEMM_E_MAX_COLS, for any k >= 0;
+ * - a: A(i, l) at a[l * cs_a + i] (a packed sliver of A: cs_a = MR);
+ * - b: B(l, j) at b[l * rs_b + j] (a packed sliver of B: rs_b = NR);
+ * - c: C(i, j) at c[i * rs_c + j]; beta == 0 writes C without reading it.
+ * Only those elements are read or written, with element alignment only.
+ * Each element of C gets the same operations in the same order as from the
+ * packed microkernel: the same bits.
+ */
+#define GK_GEMM_E_MAX_COLS 16
+typedef void (*gk_gemm_e_f32_fn)(int64_t mv, int64_t nv, int64_t k, float alpha,
+                                 const float *restrict a, int64_t cs_a,
+                                 const float *restrict b, int64_t rs_b, float beta,
+                                 float *restrict c, int64_t rs_c);
+typedef void (*gk_gemm_e_f64_fn)(int64_t mv, int64_t nv, int64_t k, double alpha,
+                                 const double *restrict a, int64_t cs_a,
+                                 const double *restrict b, int64_t rs_b, double beta,
+                                 double *restrict c, int64_t rs_c);
+
+/*
  * Dot tiles, for products whose C is a few columns wide: C(mv x nv) :=
  * beta * C + alpha * A * Bt^T with k along the vector, mv >= 1 rows and
  * 1 <= nv <= DN columns (the table's gemm_d_*_nr; gemm_d_*_mr is the
@@ -314,6 +336,13 @@ typedef struct gk_kernels {
 	 * quads; 4: quads only; 0: none): those keep all their rows along a
 	 * long k, where their accumulators are fewer than their rows. */
 	int gemm_u_grouped;
+	/* Edge tiles (NULL where a set has none): the most rows of one (its
+	 * vector) and the most columns; the driver sends it the tiles on
+	 * which it does fewer FMAs than the unpacked kernel (blocked_tmpl.h). */
+	gk_gemm_e_f32_fn gemm_e_f32;
+	int gemm_e_f32_mr, gemm_e_f32_nr;
+	gk_gemm_e_f64_fn gemm_e_f64;
+	int gemm_e_f64_mr, gemm_e_f64_nr;
 	/* Dot tiles (NULL where a set has none): the tallest tile, the most
 	 * columns of a call, and for a C n columns wide (n <= GK_GEMM_D_COLS)
 	 * the least depth from which the driver sends it to them (0: never;

@@ -221,14 +221,22 @@ static inline int64_t GK_FN(ntasks)(int nt, int64_t most)
 /* ---- 4. packed --------------------------------------------------------- */
 
 /* One tile of C at c, mv x nv of it inside C: the packed kernel for a whole
- * tile; on C's edges the unpacked one, reading the same packed slivers in
- * pieces of at most its own shape, which needs no scratch tile. */
+ * tile; on C's edges the edge kernel where the table has one and it does
+ * fewer FMAs a step of k than the unpacked one (nv, one per column,
+ * against one per row and vector of columns), else the unpacked one,
+ * reading the same packed slivers in pieces of at most its own shape,
+ * which needs no scratch tile. */
 static inline void GK_FN(tile)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t kc,
                                const GK_T *as, const GK_T *bs, GK_T beta, GK_T *c)
 {
 	const GK_ARGS *p = pl->p;
 	if (mv == pl->mr && nv == pl->nr) {
 		p->kern->GK_UKR(kc, p->alpha, as, bs, beta, c, p->rs_c);
+		return;
+	}
+	if (p->kern->GK_UKR_E != NULL && nv <= p->kern->GK_ENR && mv <= p->kern->GK_EMR &&
+	    nv < mv * ((nv + p->kern->GK_UVW - 1) / p->kern->GK_UVW)) {
+		p->kern->GK_UKR_E(mv, nv, kc, p->alpha, as, pl->mr, bs, pl->nr, beta, c, p->rs_c);
 		return;
 	}
 	const int64_t nu = p->kern->GK_UNR;

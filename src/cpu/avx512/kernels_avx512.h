@@ -66,6 +66,13 @@ void gk_gemm_u_f64_avx512_6x32q(int64_t mv, int64_t nv, int64_t k, double alpha,
                                 const double *restrict a, int64_t rs_a, int64_t cs_a,
                                 const double *restrict b, int64_t rs_b, double beta,
                                 double *restrict c, int64_t rs_c);
+/* Edge tiles of the packed way (gk_gemm_e_f32_fn, gk_gemm_e_f64_fn). */
+void gk_gemm_e_f32_avx512(int64_t mv, int64_t nv, int64_t k, float alpha, const float *restrict a,
+                          int64_t cs_a, const float *restrict b, int64_t rs_b, float beta,
+                          float *restrict c, int64_t rs_c);
+void gk_gemm_e_f64_avx512(int64_t mv, int64_t nv, int64_t k, double alpha,
+                          const double *restrict a, int64_t cs_a, const double *restrict b,
+                          int64_t rs_b, double beta, double *restrict c, int64_t rs_c);
 /* Dot tiles (gemm_d_avx512.c; gk_gemm_d_f32_fn, gk_pack_dt_f32_fn and the
  * f64 ones): tiles of up to 8 rows, calls of up to 6 float columns or 5
  * double ones. gk_gemm_d_f32_avx512 sends tiles 6 wide of off = 0 to
