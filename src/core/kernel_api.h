@@ -331,6 +331,11 @@ typedef struct gk_kernels {
 	 * k, B where it lies), [0] otherwise. */
 	int gemm_u_f32_cube[2], gemm_u_f64_cube[2];
 #define GK_KERNELS_U_CUBE 512 /* the default of both */
+	/* The most columns of C that the blocked driver computes with the
+	 * unpacked kernels whatever m and k (a thin C: A read once), per
+	 * precision, measured per set and CPU; 0: its default
+	 * (GK_BLOCKED_THIN_COLS, blocked.h). */
+	int gemm_u_f32_thin, gemm_u_f64_thin;
 	/* The unpacked kernels compute tiles of at most 1 / gemm_u_grouped of a
 	 * vector of columns with several rows in one vector (2: row pairs and
 	 * quads; 4: quads only; 0: none): those keep all their rows along a

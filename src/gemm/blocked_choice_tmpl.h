@@ -61,7 +61,7 @@ static gk_status GK_FN(ways)(const GK_ARGS *p, int nt, int64_t kc)
 	 * rows. Packing would copy a whole operand to use it a few times. (Few
 	 * rows of a wide B by columns would need all of a kc block of B
 	 * repacked at once: packed, by pieces, then.) */
-	if (n <= GK_BLOCKED_THIN_COLS ||
+	if (n <= GK_FN(thin_cols)(p->kern) ||
 	    (m <= GK_BLOCKED_SKINNY && p->cs_b == 1 && !GK_FN(skinny_aliases)(p)))
 		return GK_FN(unpacked)(p, nt, kc);
 	return GK_FN(packed)(p, nt);

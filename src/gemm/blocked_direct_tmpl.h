@@ -104,6 +104,13 @@ static inline int64_t GK_FN(urows)(const gk_kernels *kn, int64_t nv, int64_t k)
 	return k >= GK_BLOCKED_ULONG_K && r > GK_GEMM_U_MAX_ROWS ? GK_GEMM_U_MAX_ROWS : r;
 }
 
+/* The most columns of a thin C, which the unpacked kernels take whatever m
+ * and k (the table's, or GK_BLOCKED_THIN_COLS). */
+static inline int64_t GK_FN(thin_cols)(const gk_kernels *kn)
+{
+	return kn->GK_UTHIN > 0 ? kn->GK_UTHIN : GK_BLOCKED_THIN_COLS;
+}
+
 /* rows cut into as few tiles of at most lim rows as possible, of nearly
  * equal height: nblk tiles, the first extra of them base + 1 rows tall.
  * 14 rows by 6 go as 5 + 5 + 4, not 6 + 6 + 2, whose two accumulator

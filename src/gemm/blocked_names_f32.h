@@ -14,6 +14,7 @@
 #define GK_UNR gemm_u_f32_nr
 #define GK_UVW gemm_u_f32_vw
 #define GK_UCUBE gemm_u_f32_cube
+#define GK_UTHIN gemm_u_f32_thin
 #define GK_AXPY axpy_f32
 #define GK_AXPY4 axpy4_f32
 #define GK_DOT dot_f32

@@ -14,6 +14,7 @@
 #define GK_UNR gemm_u_f64_nr
 #define GK_UVW gemm_u_f64_vw
 #define GK_UCUBE gemm_u_f64_cube
+#define GK_UTHIN gemm_u_f64_thin
 #define GK_AXPY axpy_f64
 #define GK_AXPY4 axpy4_f64
 #define GK_DOT dot_f64

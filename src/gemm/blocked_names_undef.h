@@ -12,6 +12,7 @@
 #undef GK_UNR
 #undef GK_UVW
 #undef GK_UCUBE
+#undef GK_UTHIN
 #undef GK_AXPY
 #undef GK_AXPY4
 #undef GK_DOT

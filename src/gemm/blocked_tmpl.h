@@ -243,7 +243,7 @@ static inline void GK_FN(tile)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, in
 	for (int64_t j = 0; j < nv; j += nu) {
 		const int64_t w = GK_FN(min)(nu, nv - j);
 		GK_FN(rowplan) rp;
-		GK_FN(rowplan_init)(&rp, mv, GK_FN(urows)(p->kern, w, kc));
+		GK_FN(rowplan_init)(&rp, mv, GK_FN(urows)(p->kern, w, 0));
 		for (int64_t ib = 0, i = 0; ib < rp.nblk; ib++) {
 			const int64_t h = rp.base + (ib < rp.extra);
 			p->kern->GK_UKR_U(h, w, kc, p->alpha, as + i, 1, pl->mr, bs + j, pl->nr, beta,

@@ -154,13 +154,13 @@ static gk_status GK_FN(unpacked)(const GK_ARGS *p, int nt, int64_t kc)
 		 * 24 x 4100 x 2048 SGEMM with the AVX2 kernels 1.61x faster,
 		 * 24 x 4096 x 4096 with the AVX-512 ones 1.47x (DGEMM) and 1.78x
 		 * (SGEMM). */
-		/* And a thin one (n <= GK_BLOCKED_THIN_COLS) in rows only: each
+		/* And a thin one (n <= GK_FN(thin_cols)) in rows only: each
 		 * part of the columns would read all of A again (two threads with
 		 * the AVX2 kernels, against the grid's 1 x 8 parts: 4096 x 64 x
 		 * 4096 DGEMM 1.97x, 4096 x 32 x 4096 SGEMM 1.15x; with the
 		 * AVX-512 ones 0.93-1.12x). */
 		const int tm = p->m <= GK_BLOCKED_SKINNY && nsl >= tasks ? 1
-		               : p->n <= GK_BLOCKED_THIN_COLS && msl >= tasks
+		               : p->n <= GK_FN(thin_cols)(p->kern) && msl >= tasks
 		                       ? (int)tasks
 		                       : gk_gemm_grid((int)tasks, msl, nsl, 0);
 		GK_FN(ujob) u = {p, kc, tm, tasks / tm, per, ws};

@@ -97,6 +97,14 @@ void gk_kernels_init_avx2(gk_kernels *t)
 		t->gemm_u_f32_cube[1] = 250;
 		t->gemm_u_f64_cube[1] = 190;
 	}
+	/* On Intel, SGEMM with a C of up to 96 columns unpacked: on an
+	 * Emerald Rapids core, unpacked against packed, 1762 x 66-96 x 307
+	 * 1.04-1.16x, 500 x 80 x 2000 1.14x, 3000 x 72 x 100 1.16x, 4096 x 96
+	 * x 4096 1.03x; 1762 x 128 x 307 0.96x
+	 * (bench/results/2026-11-29-emr-edge/). DGEMM keeps 64 (1762 x 80 x
+	 * 307 0.98x). AMD CPUs keep the default: not measured. */
+	if (gk_cpu_intel())
+		t->gemm_u_f32_thin = 96;
 	/* Off > 0 (kernel_api.h) for C 2 wide: with A 16 bytes past a 32-byte
 	 * boundary, forced on a Zen 5 core, SGEMM 64 x 2 x 64 1.08x, x 512
 	 * 1.36x, DGEMM 1.21x and 1.43x; 3 wide 0.86-0.98x (its 4 x 3 tile
