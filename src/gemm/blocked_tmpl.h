@@ -243,6 +243,11 @@ static inline void GK_FN(tile)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, in
 	for (int64_t j = 0; j < nv; j += nu) {
 		const int64_t w = GK_FN(min)(nu, nv - j);
 		GK_FN(rowplan) rp;
+		/* All the rows the kernel takes, whatever kc: the cap along a
+		 * long k (GK_BLOCKED_ULONG_K) is for A read where it lies, and
+		 * this sliver is packed. Cut in two, the 14-row edge tiles of
+		 * the AVX-512 SGEMM ran 2% slower (7 FMA chains; 1762 x 80 x
+		 * 307, bench/results/2026-11-29-emr-edge/thin_cols.log). */
 		GK_FN(rowplan_init)(&rp, mv, GK_FN(urows)(p->kern, w, 0));
 		for (int64_t ib = 0, i = 0; ib < rp.nblk; ib++) {
 			const int64_t h = rp.base + (ib < rp.extra);
