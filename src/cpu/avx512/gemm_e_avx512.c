@@ -30,72 +30,50 @@
 
 #define INLINE static inline __attribute__((always_inline))
 
-/* The nv x vector accumulators of a tile, through k. */
-#define EDGE_LOOP(VEC, SET1, FMA, LOADZ)                                                     \
-	_Pragma("GCC unroll 16") for (int j = 0; j < NV; j++)                                \
-		acc[j] = zero;                                                               \
-	for (int64_t l = 0; l < k; l++) {                                                     \
-		const VEC av = LOADZ(mk, a + l * cs_a);                                      \
-		const __typeof__(*b) *bl = b + l * rs_b;                                      \
-		_Pragma("GCC unroll 16") for (int j = 0; j < NV; j++)                        \
-			acc[j] = FMA(av, SET1(bl[j]), acc[j]);                               \
+/*
+ * One tile of NV columns (a constant where it is inlined), for element type
+ * E in vectors VEC of W lanes: the accumulators (one column of C each, the
+ * tile's rows along the lanes) through k, then alpha times them to a
+ * scratch tile, and row by row to C (beta C added by one scalar FMA, as the
+ * packed kernel's vector one).
+ */
+#define EDGE(T, E, VEC, W, MASK, SUF, SSUF, CVT)                                              \
+	INLINE void edge_##T(const int NV, int64_t mv, int64_t k, E alpha, const E *restrict a,  \
+	                     int64_t cs_a, const E *restrict b, int64_t rs_b, E beta,             \
+	                     E *restrict c, int64_t rs_c)                                         \
+	{                                                                                      \
+		const MASK mk = (MASK)((1u << mv) - 1u);                                         \
+		VEC acc[GK_GEMM_E_MAX_COLS];                                                     \
+		for (int64_t i = 0; i < mv; i++)                                                 \
+			_mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);                 \
+		_Pragma("GCC unroll 16") for (int j = 0; j < NV; j++)                            \
+			acc[j] = _mm512_setzero_##SUF();                                         \
+		for (int64_t l = 0; l < k; l++) {                                                 \
+			const VEC av = _mm512_maskz_loadu_##SUF(mk, a + l * cs_a);               \
+			const E *bl = b + l * rs_b;                                               \
+			_Pragma("GCC unroll 16") for (int j = 0; j < NV; j++)                    \
+				acc[j] = _mm512_fmadd_##SUF(av, _mm512_set1_##SUF(bl[j]), acc[j]);\
+		}                                                                                \
+		E t[GK_GEMM_E_MAX_COLS][W] __attribute__((aligned(64)));                         \
+		const VEC va = _mm512_set1_##SUF(alpha);                                         \
+		_Pragma("GCC unroll 16") for (int j = 0; j < NV; j++)                            \
+			_mm512_store_##SUF(t[j], _mm512_mul_##SUF(va, acc[j]));                  \
+		for (int64_t i = 0; i < mv; i++) {                                               \
+			E *ci = c + i * rs_c;                                                    \
+			if (beta == (E)0) {                                                      \
+				for (int j = 0; j < NV; j++)                                     \
+					ci[j] = t[j][i];                                         \
+			} else {                                                                 \
+				for (int j = 0; j < NV; j++)                                     \
+					ci[j] = CVT(_mm_fmadd_##SSUF(_mm_set_##SSUF(beta),      \
+					                             _mm_set_##SSUF(ci[j]),     \
+					                             _mm_set_##SSUF(t[j][i])));  \
+			}                                                                        \
+		}                                                                                \
 	}
 
-INLINE void edge_f32(const int NV, int64_t mv, int64_t k, float alpha, const float *restrict a,
-                     int64_t cs_a, const float *restrict b, int64_t rs_b, float beta,
-                     float *restrict c, int64_t rs_c)
-{
-	const __mmask16 mk = (__mmask16)((1u << mv) - 1u);
-	const __m512 zero = _mm512_setzero_ps();
-	__m512 acc[GK_GEMM_E_MAX_COLS];
-	for (int64_t i = 0; i < mv; i++)
-		_mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-	EDGE_LOOP(__m512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_maskz_loadu_ps)
-	float t[GK_GEMM_E_MAX_COLS][16] __attribute__((aligned(64)));
-	const __m512 va = _mm512_set1_ps(alpha);
-#pragma GCC unroll 16
-	for (int j = 0; j < NV; j++)
-		_mm512_store_ps(t[j], _mm512_mul_ps(va, acc[j]));
-	for (int64_t i = 0; i < mv; i++) {
-		float *ci = c + i * rs_c;
-		if (beta == 0.0f) {
-			for (int j = 0; j < NV; j++)
-				ci[j] = t[j][i];
-		} else {
-			const __m128 vb = _mm_set_ss(beta);
-			for (int j = 0; j < NV; j++)
-				ci[j] = _mm_cvtss_f32(_mm_fmadd_ss(vb, _mm_set_ss(ci[j]), _mm_set_ss(t[j][i])));
-		}
-	}
-}
-
-INLINE void edge_f64(const int NV, int64_t mv, int64_t k, double alpha, const double *restrict a,
-                     int64_t cs_a, const double *restrict b, int64_t rs_b, double beta,
-                     double *restrict c, int64_t rs_c)
-{
-	const __mmask8 mk = (__mmask8)((1u << mv) - 1u);
-	const __m512d zero = _mm512_setzero_pd();
-	__m512d acc[GK_GEMM_E_MAX_COLS];
-	for (int64_t i = 0; i < mv; i++)
-		_mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-	EDGE_LOOP(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_maskz_loadu_pd)
-	double t[GK_GEMM_E_MAX_COLS][8] __attribute__((aligned(64)));
-	const __m512d va = _mm512_set1_pd(alpha);
-#pragma GCC unroll 16
-	for (int j = 0; j < NV; j++)
-		_mm512_store_pd(t[j], _mm512_mul_pd(va, acc[j]));
-	for (int64_t i = 0; i < mv; i++) {
-		double *ci = c + i * rs_c;
-		if (beta == 0.0) {
-			for (int j = 0; j < NV; j++)
-				ci[j] = t[j][i];
-		} else {
-			const __m128d vb = _mm_set_sd(beta);
-			for (int j = 0; j < NV; j++)
-				ci[j] = _mm_cvtsd_f64(_mm_fmadd_sd(vb, _mm_set_sd(ci[j]), _mm_set_sd(t[j][i])));
-		}
-	}
-}
+EDGE(f32, float, __m512, 16, __mmask16, ps, ss, _mm_cvtss_f32)
+EDGE(f64, double, __m512d, 8, __mmask8, pd, sd, _mm_cvtsd_f64)
 
 /* One instance per column count, so that the accumulators stay in
  * registers and the loops over them unroll. */
