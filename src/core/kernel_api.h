@@ -341,13 +341,14 @@ typedef struct gk_kernels {
 	 * quads; 4: quads only; 0: none): those keep all their rows along a
 	 * long k, where their accumulators are fewer than their rows. */
 	int gemm_u_grouped;
-	/* Edge tiles (NULL where a set has none): the most rows of one (its
-	 * vector) and the most columns; the driver sends it the tiles on
-	 * which it does fewer FMAs than the unpacked kernel (blocked_tmpl.h). */
+	/* Edge tiles (NULL where a set has none) and the most rows of one (its
+	 * vector; columns: GK_GEMM_E_MAX_COLS); the driver sends it the tiles
+	 * on which it does fewer FMAs than the unpacked kernel
+	 * (blocked_tmpl.h). */
 	gk_gemm_e_f32_fn gemm_e_f32;
-	int gemm_e_f32_mr, gemm_e_f32_nr;
+	int gemm_e_f32_mr;
 	gk_gemm_e_f64_fn gemm_e_f64;
-	int gemm_e_f64_mr, gemm_e_f64_nr;
+	int gemm_e_f64_mr;
 	/* Dot tiles (NULL where a set has none): the tallest tile, the most
 	 * columns of a call, and for a C n columns wide (n <= GK_GEMM_D_COLS)
 	 * the least depth from which the driver sends it to them (0: never;

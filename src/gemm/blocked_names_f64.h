@@ -8,7 +8,6 @@
 #define GK_UKR_U gemm_u_f64
 #define GK_UKR_E gemm_e_f64
 #define GK_EMR gemm_e_f64_mr
-#define GK_ENR gemm_e_f64_nr
 #define GK_UKR_U_FN gk_gemm_u_f64_fn
 #define GK_UMR gemm_u_f64_mr
 #define GK_UNR gemm_u_f64_nr

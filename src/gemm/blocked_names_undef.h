@@ -6,7 +6,6 @@
 #undef GK_UKR_U
 #undef GK_UKR_E
 #undef GK_EMR
-#undef GK_ENR
 #undef GK_UKR_U_FN
 #undef GK_UMR
 #undef GK_UNR

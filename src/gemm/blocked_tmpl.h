@@ -234,7 +234,7 @@ static inline void GK_FN(tile)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, in
 		p->kern->GK_UKR(kc, p->alpha, as, bs, beta, c, p->rs_c);
 		return;
 	}
-	if (p->kern->GK_UKR_E != NULL && nv <= p->kern->GK_ENR && mv <= p->kern->GK_EMR &&
+	if (p->kern->GK_UKR_E != NULL && nv <= GK_GEMM_E_MAX_COLS && mv <= p->kern->GK_EMR &&
 	    nv < mv * ((nv + p->kern->GK_UVW - 1) / p->kern->GK_UVW)) {
 		p->kern->GK_UKR_E(mv, nv, kc, p->alpha, as, pl->mr, bs, pl->nr, beta, c, p->rs_c);
 		return;

@@ -114,10 +114,8 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	 * tile; 1-7 and 9-15 of the 8-row DGEMM one). */
 	t->gemm_e_f32 = gk_gemm_e_f32_avx512;
 	t->gemm_e_f32_mr = 16;
-	t->gemm_e_f32_nr = GK_GEMM_E_MAX_COLS;
 	t->gemm_e_f64 = gk_gemm_e_f64_avx512;
 	t->gemm_e_f64_mr = 8;
-	t->gemm_e_f64_nr = GK_GEMM_E_MAX_COLS;
 	/* DGEMM packed from 160^3 on Intel: on an Emerald Rapids core, packed
 	 * against unpacked, 144^3-240^3 1.01-1.13x, 272^3-500^3 1.3-1.7x
 	 * (sizes whose B rows lie a multiple of 512 bytes apart, 320^3,
