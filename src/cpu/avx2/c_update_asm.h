@@ -1,7 +1,9 @@
 /*
- * c_update_asm.h - the end of the AVX2 GEMM kernels' assembly (6 x 16 float,
- * 6 x 8 double): C updated from the accumulators ymm0-11, row i in
- * ymm(2i) and ymm(2i+1), 32 bytes apart.
+ * c_update_asm.h - the end of the AVX2 GEMM kernels' assembly: C updated
+ * from the accumulators ymm0-11, either 6 rows of 2 vectors (6 x 16 float:
+ * row i in ymm(2i) and ymm(2i+1), GK_AVX2_C_UPDATE) or 4 rows of 3 vectors
+ * (4 x 12 double: row i in ymm(3i) to ymm(3i+2), GK_AVX2_C_UPDATE_4X3),
+ * the vectors of a row 32 bytes apart.
  *
  *   C := alpha acc              when beta == 0 (C is not read)
  *   C := beta C + alpha acc     otherwise (a NaN beta too), one FMA:
@@ -37,17 +39,26 @@
 	V(s, 8, 0) V(s, 9, 32) GK_AVX2_NEXT_ROW \
 	V(s, 10, 0) V(s, 11, 32)
 
-#define GK_AVX2_C_UPDATE(s, bc, uc) \
+#define GK_AVX2_ROWS_4X3(V, s) \
+	V(s, 0, 0) V(s, 1, 32) V(s, 2, 64) GK_AVX2_NEXT_ROW \
+	V(s, 3, 0) V(s, 4, 32) V(s, 5, 64) GK_AVX2_NEXT_ROW \
+	V(s, 6, 0) V(s, 7, 32) V(s, 8, 64) GK_AVX2_NEXT_ROW \
+	V(s, 9, 0) V(s, 10, 32) V(s, 11, 64)
+
+#define GK_AVX2_C_UPDATE(s, bc, uc) GK_AVX2_C_UPDATE_BY(s, bc, uc, GK_AVX2_ROWS)
+#define GK_AVX2_C_UPDATE_4X3(s, bc, uc) GK_AVX2_C_UPDATE_BY(s, bc, uc, GK_AVX2_ROWS_4X3)
+
+#define GK_AVX2_C_UPDATE_BY(s, bc, uc, ROWS) \
 	bc " %[alpha], %%ymm14\n\t" \
 	"vxor" s " %%xmm13, %%xmm13, %%xmm13\n\t" \
 	uc " %[beta], %%xmm13\n\t" \
 	"jne 11f\n\t" \
 	"jp 11f\n\t" \
-	GK_AVX2_ROWS(GK_AVX2_CV0, s) \
+	ROWS(GK_AVX2_CV0, s) \
 	"jmp 12f\n" \
 	"11:\n\t" \
 	bc " %[beta], %%ymm15\n\t" \
-	GK_AVX2_ROWS(GK_AVX2_CVB, s) \
+	ROWS(GK_AVX2_CVB, s) \
 	"12:\n\t"
 
 #endif /* GK_AVX2_C_UPDATE_ASM_H */

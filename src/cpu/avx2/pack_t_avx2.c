@@ -116,6 +116,7 @@ INLINE void block_f64(const double *x, int64_t rs, int64_t l, int64_t r, int64_t
 		case 4: body_##T(4, kv, x, rs, 4, d); break;                              \
 		case 6: body_##T(6, kv, x, rs, 6, d); break;                              \
 		case 8: body_##T(8, kv, x, rs, 8, d); break;                              \
+		case 12: body_##T(12, kv, x, rs, 12, d); break;                           \
 		case 14: body_##T(14, kv, x, rs, 14, d); break;                           \
 		case 16: body_##T(16, kv, x, rs, 16, d); break;                           \
 		case 24: body_##T(24, kv, x, rs, 24, d); break;                           \

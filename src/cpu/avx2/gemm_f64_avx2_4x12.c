@@ -1,37 +1,40 @@
 /*
- * gemm_f64_avx2_6x8.c - the AVX2 DGEMM microkernel, 6 x 8.
+ * gemm_f64_avx2_4x12.c - the AVX2 DGEMM microkernel, 4 x 12.
  *
- *   void gk_gemm_f64_avx2_6x8(int64_t k, double alpha, const double *a,
- *                            const double *b, double beta, double *c, int64_t rs_c);
+ *   void gk_gemm_f64_avx2_4x12(int64_t k, double alpha, const double *a,
+ *                             const double *b, double beta, double *c, int64_t rs_c);
  *
- * C(6 x 8) := beta * C + alpha * Apanel * Bpanel, the contract of
- * gk_gemm_f64_fn (kernel_api.h): a[l * 6 + i], b[l * 8 + j], c[i * rs_c + j];
+ * C(4 x 12) := beta * C + alpha * Apanel * Bpanel, the contract of
+ * gk_gemm_f64_fn (kernel_api.h): a[l * 4 + i], b[l * 12 + j], c[i * rs_c + j];
  * beta == 0 does not read C. Needs AVX2 and FMA. Panels 32-byte aligned run
  * fastest; any double alignment is correct.
  *
- * Register budget (16 ymm): C is 6 rows x 2 vectors = 12 accumulators
- * (ymm0-11), a row of the B sliver takes
- * ymm12-13 and the broadcast A entries ymm14-15: all 16. Per step of k: 12
- * FMAs against 2 vector loads and 6 broadcasts; 12 independent chains cover
- * the FMA latency of two pipes.
+ * Register budget (16 ymm): C is 4 rows x 3 vectors = 12 accumulators
+ * (ymm0-11), a row of the B sliver takes ymm12-14 and the broadcast A
+ * entry ymm15: all 16. Per step of k: 12 FMAs against 3 vector loads and
+ * 4 broadcasts; 12 independent chains cover the FMA latency of two pipes.
+ *
+ * Why 4 x 12 and not 6 x 8 (the float kernel's shape): in the column walk
+ * the B sliver stays in L1 and the A sliver streams from the block of A in
+ * L2. 4 rows take 32 bytes of A a step of 12 FMAs where 6 rows take 48,
+ * and 7 loads instead of 8. The kernel alone over a block of A and a
+ * 2048-wide panel, alternated call by call on an Emerald Rapids core, ran
+ * 1.03-1.06x as fast as the 6 x 8 one did
+ * (bench/results/2026-11-29-emr-dgemm412/). The float kernel of this
+ * shape (4 x 24) gained nothing over its 6 x 16 one there (0.93-1.00x):
+ * its 24-wide B sliver takes most of L1.
  *
  * The kernel is written in assembly, from zeroing the accumulators to
  * updating C: with all 16 registers taken, the compiler (gcc 12) spilled
- * an accumulator inside the loop and copied registers around, which cost
- * several percent. The A sliver
- * streams from L2 and the B sliver stays in L1 across the A slivers of a
- * block; the hardware prefetchers follow both.
+ * an accumulator inside the loop and copied registers around.
  *
- * gk_gemm_pf_f64_avx2_6x8 is the same kernel (the same bits) that also requests a
- * list of cache lines into L2, a few per step of four, spread over its k
- * loop (gk_gemm_pf_*_fn in kernel_api.h): the driver hands it the rows of
- * the next piece of B in the own-columns way (64 x 4096 x 4096, forced on
- * an AVX-512 Xeon: +9% SGEMM, +7% DGEMM against requests made before each
- * call).
+ * gk_gemm_pf_f64_avx2_4x12 is the same kernel (the same bits) that also
+ * requests a list of cache lines into L2, a few per step of four, spread
+ * over its k loop (gk_gemm_pf_*_fn in kernel_api.h).
  *
- * The arithmetic is the same as the unpacked kernel's
- * (gemm_u_f64_avx2_6x8.c): each element one FMA chain in the order of k,
- * then alpha, then beta; the same bits.
+ * Each element of C is one FMA chain in the order of k, then alpha, then
+ * beta: the arithmetic of the unpacked kernel (gemm_u_f64_avx2_6x8.c),
+ * the same bits.
  */
 #include <immintrin.h>
 #include "kernel_api.h"
@@ -45,29 +48,28 @@ enum { MR = GK_GEMM_F64_AVX2_MR, NR = GK_GEMM_F64_AVX2_NR };
 #define STEP(oa, ob)                                                  \
 	"vmovupd " #ob "(%[b]), %%ymm12\n\t"                          \
 	"vmovupd " #ob "+32(%[b]), %%ymm13\n\t"                       \
-	"vbroadcastsd " #oa "(%[a]), %%ymm14\n\t"                     \
+	"vmovupd " #ob "+64(%[b]), %%ymm14\n\t"                       \
+	"vbroadcastsd " #oa "(%[a]), %%ymm15\n\t"                     \
+	"vfmadd231pd %%ymm12, %%ymm15, %%ymm0\n\t"                    \
+	"vfmadd231pd %%ymm13, %%ymm15, %%ymm1\n\t"                    \
+	"vfmadd231pd %%ymm14, %%ymm15, %%ymm2\n\t"                    \
 	"vbroadcastsd " #oa "+8(%[a]), %%ymm15\n\t"                   \
-	"vfmadd231pd %%ymm12, %%ymm14, %%ymm0\n\t"                    \
-	"vfmadd231pd %%ymm13, %%ymm14, %%ymm1\n\t"                    \
-	"vfmadd231pd %%ymm12, %%ymm15, %%ymm2\n\t"                    \
-	"vfmadd231pd %%ymm13, %%ymm15, %%ymm3\n\t"                    \
-	"vbroadcastsd " #oa "+16(%[a]), %%ymm14\n\t"                  \
-	"vbroadcastsd " #oa "+24(%[a]), %%ymm15\n\t"                  \
-	"vfmadd231pd %%ymm12, %%ymm14, %%ymm4\n\t"                    \
-	"vfmadd231pd %%ymm13, %%ymm14, %%ymm5\n\t"                    \
+	"vfmadd231pd %%ymm12, %%ymm15, %%ymm3\n\t"                    \
+	"vfmadd231pd %%ymm13, %%ymm15, %%ymm4\n\t"                    \
+	"vfmadd231pd %%ymm14, %%ymm15, %%ymm5\n\t"                    \
+	"vbroadcastsd " #oa "+16(%[a]), %%ymm15\n\t"                  \
 	"vfmadd231pd %%ymm12, %%ymm15, %%ymm6\n\t"                    \
 	"vfmadd231pd %%ymm13, %%ymm15, %%ymm7\n\t"                    \
-	"vbroadcastsd " #oa "+32(%[a]), %%ymm14\n\t"                  \
-	"vbroadcastsd " #oa "+40(%[a]), %%ymm15\n\t"                  \
-	"vfmadd231pd %%ymm12, %%ymm14, %%ymm8\n\t"                    \
-	"vfmadd231pd %%ymm13, %%ymm14, %%ymm9\n\t"                    \
-	"vfmadd231pd %%ymm12, %%ymm15, %%ymm10\n\t"                    \
-	"vfmadd231pd %%ymm13, %%ymm15, %%ymm11\n\t"
+	"vfmadd231pd %%ymm14, %%ymm15, %%ymm8\n\t"                    \
+	"vbroadcastsd " #oa "+24(%[a]), %%ymm15\n\t"                  \
+	"vfmadd231pd %%ymm12, %%ymm15, %%ymm9\n\t"                    \
+	"vfmadd231pd %%ymm13, %%ymm15, %%ymm10\n\t"                   \
+	"vfmadd231pd %%ymm14, %%ymm15, %%ymm11\n\t"
 
 /* The kernel, with the lines pf[0 .. npf) requested along the way (none
  * in the plain entry point). C is updated from the registers at the end of
  * the assembly (alpha, then beta C in one FMA: the same bits as alpha * acc
- * + beta * C written in C), not through a buffer on the stack. */
+ * + beta * C written in C). */
 static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha,
                                                          const double *restrict a,
                                                          const double *restrict b, double beta,
@@ -75,9 +77,10 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
                                                          const void *const *pf, int64_t npf)
 {
 	/* C is needed only at the end: start fetching it now, under the k loop.
-	 * A row of 8 doubles spans one or two cache lines. */
+	 * A row of 12 doubles (96 bytes) spans two or three cache lines. */
 	for (int i = 0; i < MR; i++) {
 		_mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
+		_mm_prefetch((const char *)(c + i * rs_c + 6), _MM_HINT_T0);
 		_mm_prefetch((const char *)(c + i * rs_c + NR - 1), _MM_HINT_T0);
 	}
 	/* At most per lines each step of four, so that the requests keep a
@@ -107,11 +110,11 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 		"1:\n\t"
 		GK_ASM_PREFETCH_SOME
 		STEP(0, 0)
-		STEP(48, 64)
-		STEP(96, 128)
-		STEP(144, 192)
-		"add $192, %[a]\n\t"
-		"add $256, %[b]\n\t"
+		STEP(32, 96)
+		STEP(64, 192)
+		STEP(96, 288)
+		"add $128, %[a]\n\t"
+		"add $384, %[b]\n\t"
 		"dec %%r11\n\t"
 		"jnz 1b\n"
 		"2:\n\t"
@@ -119,13 +122,13 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 		"jz 4f\n"
 		"3:\n\t"
 		STEP(0, 0)
-		"add $48, %[a]\n\t"
-		"add $64, %[b]\n\t"
+		"add $32, %[a]\n\t"
+		"add $96, %[b]\n\t"
 		"dec %[k]\n\t"
 		"jnz 3b\n"
 		"4:\n\t"
 		GK_ASM_PREFETCH_REST
-		GK_AVX2_C_UPDATE("pd", "vbroadcastsd", "vucomisd")
+		GK_AVX2_C_UPDATE_4X3("pd", "vbroadcastsd", "vucomisd")
 		: [a] "+r"(a), [b] "+r"(b), [k] "+r"(k), [pf] "+r"(pf), [c] "+r"(cp)
 		: [per] "r"(per), [pfend] "r"(pfend), [ldc] "r"(ldc), [alpha] "m"(alpha),
 		  [beta] "m"(beta)
@@ -133,16 +136,16 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc", "memory");
 }
 
-void gk_gemm_f64_avx2_6x8(int64_t k, double alpha, const double *restrict a,
-                          const double *restrict b, double beta, double *restrict c,
-                          int64_t rs_c)
+void gk_gemm_f64_avx2_4x12(int64_t k, double alpha, const double *restrict a,
+                           const double *restrict b, double beta, double *restrict c,
+                           int64_t rs_c)
 {
 	kernel(k, alpha, a, b, beta, c, rs_c, NULL, 0);
 }
 
-void gk_gemm_pf_f64_avx2_6x8(int64_t k, double alpha, const double *restrict a,
-                             const double *restrict b, double beta, double *restrict c,
-                             int64_t rs_c, const void *const *pf, int64_t npf)
+void gk_gemm_pf_f64_avx2_4x12(int64_t k, double alpha, const double *restrict a,
+                              const double *restrict b, double beta, double *restrict c,
+                              int64_t rs_c, const void *const *pf, int64_t npf)
 {
 	kernel(k, alpha, a, b, beta, c, rs_c, pf, npf);
 }
