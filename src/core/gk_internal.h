@@ -190,6 +190,12 @@ GK_HIDDEN void gk_aligned_free(void *p);
  * from sysfs, else sysconf; 0 when unknown. */
 GK_HIDDEN void gk_cache_sizes(size_t *l1d, size_t *l2, size_t *l3);
 
+/* Whether the blocked GEMM driver walks C along its rows for any B panel:
+ * an L2 of at most GK_BLOCKED_WALK_L2 (src/gemm/blocked_sizes.c), or one
+ * that GK_GEMM_BLOCKS gives as such. A kernel table whose best tile depends
+ * on the walk asks it (table_avx2.c). */
+GK_HIDDEN int gk_gemm_walks_rows(void);
+
 /* CPU (src/core/cpu_features.c). */
 GK_HIDDEN uint64_t gk_cpu_features(void);
 GK_HIDDEN void gk_cpu_brand(char *buf, size_t len);

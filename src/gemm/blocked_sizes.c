@@ -193,6 +193,20 @@ static int64_t one_block_kc(int64_t es, int64_t mr, int64_t m, int64_t k, int64_
 	return m > 0 && kr < kc && k >= ONE_BLOCK_K_MIN * kr && mup <= down_to(a_bytes / (kr * es), mr) ? kr : 0;
 }
 
+/* The L2 the walk rule goes by: the cache's, or GK_GEMM_BLOCKS's fourth
+ * field (none: 0, no rule) when that is set. */
+static int walks_rows(void)
+{
+	const int64_t l2 = cache.kc > 0 ? cache.l2_bytes : (int64_t)cache.l2;
+	return l2 > 0 && l2 <= GK_BLOCKED_WALK_L2;
+}
+
+int gk_gemm_walks_rows(void)
+{
+	pthread_once(&cache_once, read_caches);
+	return walks_rows();
+}
+
 static void blocking(int64_t es, int64_t mr, int64_t nr, int deep, int64_t m, int64_t k, gk_gemm_blocking *out)
 {
 	int64_t kc = deep ? deep_depth(es, mr, nr, k) : kc_from_l1(es, mr, nr, 0);
@@ -236,12 +250,11 @@ static void blocking(int64_t es, int64_t mr, int64_t nr, int deep, int64_t m, in
 	 * AVX-512 DGEMM 2000 x 2000 x 256 +25%, 2000 x 320 x 800 +21%; within
 	 * 2% on shallow products (4096 x 4096 x 64) and on 2 threads
 	 * (bench/results/2026-11-29-emr-walk/). */
-	const int64_t l2 = cache.kc > 0 ? cache.l2_bytes : (int64_t)cache.l2;
 	out->mc = mc;
 	out->kc = kc;
 	out->nc = nc;
 	out->b_in_l2 = b_in_l2;
-	if (l2 > 0 && l2 <= GK_BLOCKED_WALK_L2)
+	if (walks_rows())
 		out->b_walk = INT64_MAX;
 	else if (cache.kc > 0)
 		out->b_walk = 2 * b_in_l2;

@@ -22,7 +22,9 @@
  * 1.03-1.06x as fast as the 6 x 8 one did
  * (bench/results/2026-11-29-emr-dgemm412/). The float kernel of this
  * shape (4 x 24) gained nothing over its 6 x 16 one there (0.93-1.00x):
- * its 24-wide B sliver takes most of L1.
+ * its 24-wide B sliver takes most of L1. Where the driver walks C along
+ * its rows instead (a small L2), B streams and A stays: the table takes
+ * the 6 x 8 kernel there (table_avx2.c).
  *
  * The kernel is written in assembly, from zeroing the accumulators to
  * updating C: with all 16 registers taken, the compiler (gcc 12) spilled
@@ -42,7 +44,7 @@
 #include "prefetch_asm.h"
 #include "c_update_asm.h"
 
-enum { MR = GK_GEMM_F64_AVX2_MR, NR = GK_GEMM_F64_AVX2_NR };
+enum { MR = GK_GEMM_F64_AVX2_4X12_MR, NR = GK_GEMM_F64_AVX2_4X12_NR };
 
 /* One step of k, A at a + oa bytes and B at b + ob bytes. */
 #define STEP(oa, ob)                                                  \

@@ -9,8 +9,10 @@ static const gk_dot_f32_fn check_dot_f32 = gk_dot_f32_avx2;
 static const gk_dot_f64_fn check_dot_f64 = gk_dot_f64_avx2;
 static const gk_gemm_f32_fn check_gemm_f32 = gk_gemm_f32_avx2_6x16;
 static const gk_gemm_f64_fn check_gemm_f64 = gk_gemm_f64_avx2_4x12;
+static const gk_gemm_f64_fn check_gemm_f64_6x8 = gk_gemm_f64_avx2_6x8;
 static const gk_gemm_pf_f32_fn check_gemm_pf_f32 = gk_gemm_pf_f32_avx2_6x16;
 static const gk_gemm_pf_f64_fn check_gemm_pf_f64 = gk_gemm_pf_f64_avx2_4x12;
+static const gk_gemm_pf_f64_fn check_gemm_pf_f64_6x8 = gk_gemm_pf_f64_avx2_6x8;
 static const gk_gemm_u_f32_fn check_gemm_u_f32 = gk_gemm_u_f32_avx2_6x16;
 static const gk_gemm_u_f64_fn check_gemm_u_f64 = gk_gemm_u_f64_avx2_6x8;
 static const gk_gemm_d_f32_fn check_gemm_d_f32 = gk_gemm_d_f32_avx2;
@@ -64,11 +66,20 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	t->gemm_f32 = check_gemm_f32;
 	t->gemm_f32_mr = GK_GEMM_F32_AVX2_MR;
 	t->gemm_f32_nr = GK_GEMM_F32_AVX2_NR;
-	t->gemm_f64 = check_gemm_f64;
-	t->gemm_f64_mr = GK_GEMM_F64_AVX2_MR;
-	t->gemm_f64_nr = GK_GEMM_F64_AVX2_NR;
+	/* DGEMM: 4 x 12 where the driver walks C down its columns, the A
+	 * sliver streaming from L2: 32 bytes of A a step of 12 FMAs instead
+	 * of 48 (1.00-1.12x the 6 x 8 tile's speed on an Emerald Rapids
+	 * core). Where it walks C along its rows for any panel (an L2 of 512
+	 * KiB or less: Zen 1-3, Skylake-family clients) the B panel streams
+	 * from L3 instead, 96 bytes a step in 4 x 12 tiles against 64: there
+	 * 4 x 12 ran 0.78-0.89x the 6 x 8 tile's speed (the row walk forced
+	 * on the same core; bench/results/2026-11-29-emr-dgemm412/). */
+	const int rows = gk_gemm_walks_rows();
+	t->gemm_f64 = rows ? check_gemm_f64_6x8 : check_gemm_f64;
+	t->gemm_f64_mr = rows ? GK_GEMM_F64_AVX2_6X8_MR : GK_GEMM_F64_AVX2_4X12_MR;
+	t->gemm_f64_nr = rows ? GK_GEMM_F64_AVX2_6X8_NR : GK_GEMM_F64_AVX2_4X12_NR;
 	t->gemm_pf_f32 = check_gemm_pf_f32;
-	t->gemm_pf_f64 = check_gemm_pf_f64;
+	t->gemm_pf_f64 = rows ? check_gemm_pf_f64_6x8 : check_gemm_pf_f64;
 	/* The next C tile along the k loop measured 2-3% slower at 1024^3 and
 	 * 2048^3 (forced on an AVX-512 Xeon): only the pieces of B. */
 	t->gemm_pf_next_c = 0;
