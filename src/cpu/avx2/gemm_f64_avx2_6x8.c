@@ -41,7 +41,7 @@
 #include <immintrin.h>
 #include "kernel_api.h"
 #include "kernels_avx2.h"
-#include "prefetch_asm.h"
+#include "kloop_asm.h"
 #include "c_update_asm.h"
 
 enum { MR = GK_GEMM_F64_AVX2_6X8_MR, NR = GK_GEMM_F64_AVX2_6X8_NR };
@@ -93,42 +93,8 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 	char *cp = (char *)c;
 	const int64_t ldc = rs_c * (int64_t)sizeof(double);
 	__asm__ volatile(
-		"vxorpd %%ymm0, %%ymm0, %%ymm0\n\t"
-		"vxorpd %%ymm1, %%ymm1, %%ymm1\n\t"
-		"vxorpd %%ymm2, %%ymm2, %%ymm2\n\t"
-		"vxorpd %%ymm3, %%ymm3, %%ymm3\n\t"
-		"vxorpd %%ymm4, %%ymm4, %%ymm4\n\t"
-		"vxorpd %%ymm5, %%ymm5, %%ymm5\n\t"
-		"vxorpd %%ymm6, %%ymm6, %%ymm6\n\t"
-		"vxorpd %%ymm7, %%ymm7, %%ymm7\n\t"
-		"vxorpd %%ymm8, %%ymm8, %%ymm8\n\t"
-		"vxorpd %%ymm9, %%ymm9, %%ymm9\n\t"
-		"vxorpd %%ymm10, %%ymm10, %%ymm10\n\t"
-		"vxorpd %%ymm11, %%ymm11, %%ymm11\n\t"
-		"mov %[k], %%r11\n\t"
-		"shr $2, %%r11\n\t"
-		"jz 2f\n\t"
-		".p2align 5\n"
-		"1:\n\t"
-		GK_ASM_PREFETCH_SOME
-		STEP(0, 0)
-		STEP(48, 64)
-		STEP(96, 128)
-		STEP(144, 192)
-		"add $192, %[a]\n\t"
-		"add $256, %[b]\n\t"
-		"dec %%r11\n\t"
-		"jnz 1b\n"
-		"2:\n\t"
-		"and $3, %[k]\n\t"
-		"jz 4f\n"
-		"3:\n\t"
-		STEP(0, 0)
-		"add $48, %[a]\n\t"
-		"add $64, %[b]\n\t"
-		"dec %[k]\n\t"
-		"jnz 3b\n"
-		"4:\n\t"
+		GK_AVX2_ZERO_ACC("pd")
+		GK_AVX2_KLOOP(STEP, 48, 64, 96, 128, 144, 192, 192, 256)
 		GK_ASM_PREFETCH_REST
 		GK_AVX2_C_UPDATE("pd", "vbroadcastsd", "vucomisd")
 		: [a] "+r"(a), [b] "+r"(b), [k] "+r"(k), [pf] "+r"(pf), [c] "+r"(cp)
