@@ -20,6 +20,9 @@
 
 /* Columns ahead (of X, in gk_pack_*) that packing prefetches. */
 #define GK_PACK_AHEAD 8
+/* The bytes of each column of X that a packing of contiguous sliver columns
+ * copies at a time, a group of slivers (pack_tmpl.h). */
+#define GK_PACK_GROUP_BYTES 384
 
 /* Unpacked (no packing pass; blocked_tmpl.h, way 1) when m, n and k are all
  * at most SMALL_DIM and m n k at most the thread count times the kernel
