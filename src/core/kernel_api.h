@@ -316,6 +316,14 @@ typedef struct gk_kernels {
 	 * next piece of B in the own-columns way, the next sliver of the
 	 * panel down the columns): measured per table (docs/KERNELS.md). */
 	int gemm_pf_next_c;
+	/* Whether the driver walks C along its rows where a run of the B
+	 * panel fits L2 beside the A block (the A sliver held in L1) for a
+	 * product of any depth (1), or only for one whose k is a single block
+	 * shallower than the blocking's kc, where C's traffic weighs most, or
+	 * whose C fits L2 (0); on a small L2 it walks the rows for any panel
+	 * either way.
+	 * Measured per table (table_avx2.c). */
+	int gemm_walk_deep;
 	/* Packing X by rows into slivers (NULL: the driver's own loops). */
 	gk_pack_t_f32_fn pack_t_f32;
 	gk_pack_t_f64_fn pack_t_f64;

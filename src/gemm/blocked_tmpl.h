@@ -380,6 +380,13 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 	/* All of A in one block, and a run of column slivers for every thread:
 	 * each task its own columns, B in pieces that fit L2. */
 	const int cols = mup <= pl.bs.mc && nsl >= nt;
+	/* The row walk of a run of a shared panel in L2 only for a product of
+	 * one shallow block or a C that fits L2, where the table says so
+	 * (gemm_walk_deep). The own columns keep it: their pieces of B are
+	 * packed along it. */
+	if (!cols && !p->kern->gemm_walk_deep && k >= pl.bs.kc && pl.bs.b_walk != INT64_MAX &&
+	    (double)m * (double)n > 2.0 * (double)pl.bs.b_in_l2)
+		pl.bs.b_walk = 0;
 	if (pl.bs.kc > k)
 		pl.bs.kc = k;
 	if (pl.bs.mc > mup)

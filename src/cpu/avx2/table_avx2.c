@@ -116,6 +116,15 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	 * 307 0.98x). AMD CPUs keep the default: not measured. */
 	if (gk_cpu_intel())
 		t->gemm_u_f32_thin = 96;
+	/* On Intel, C walked along its rows only for a shallow product: on an
+	 * Emerald Rapids core, down the columns against along the rows, SGEMM
+	 * 800^3 1.07-1.10x, 1000^3 1.03-1.04x, 1024^3 and 600^3 the same,
+	 * DGEMM 600^3 1.02-1.04x; 4096 x 4096 x 64 (one shallow block) ran
+	 * 1.01-1.03x faster along the rows and keeps them
+	 * (bench/results/2026-11-29-emr-walk2/). AMD CPUs keep the default:
+	 * not measured. */
+	if (gk_cpu_intel())
+		t->gemm_walk_deep = 0;
 	/* Off > 0 (kernel_api.h) for C 2 wide: with A 16 bytes past a 32-byte
 	 * boundary, forced on a Zen 5 core, SGEMM 64 x 2 x 64 1.08x, x 512
 	 * 1.36x, DGEMM 1.21x and 1.43x; 3 wide 0.86-0.98x (its 4 x 3 tile
