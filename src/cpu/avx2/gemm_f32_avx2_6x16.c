@@ -33,11 +33,8 @@
  * (gemm_u_f32_avx2_6x16.c): each element one FMA chain in the order of k,
  * then alpha, then beta; the same bits.
  */
-#include <immintrin.h>
 #include "kernel_api.h"
 #include "kernels_avx2.h"
-#include "kloop_asm.h"
-#include "c_update_asm.h"
 
 enum { MR = GK_GEMM_F32_AVX2_MR, NR = GK_GEMM_F32_AVX2_NR };
 
@@ -64,51 +61,12 @@ enum { MR = GK_GEMM_F32_AVX2_MR, NR = GK_GEMM_F32_AVX2_NR };
 	"vfmadd231ps %%ymm12, %%ymm15, %%ymm10\n\t"                    \
 	"vfmadd231ps %%ymm13, %%ymm15, %%ymm11\n\t"
 
-/* The kernel, with the lines pf[0 .. npf) requested along the way (none
- * in the plain entry point). C is updated from the registers at the end of
- * the assembly (alpha, then beta C in one FMA: the same bits as alpha * acc
- * + beta * C written in C), not through a buffer on the stack. */
-static inline __attribute__((always_inline)) void kernel(int64_t k, float alpha,
-                                                         const float *restrict a,
-                                                         const float *restrict b, float beta,
-                                                         float *restrict c, int64_t rs_c,
-                                                         const void *const *pf, int64_t npf)
-{
-	/* C is needed only at the end: start fetching it now, under the k loop.
-	 * A row of 16 floats spans one or two cache lines. */
-	for (int i = 0; i < MR; i++) {
-		_mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-		_mm_prefetch((const char *)(c + i * rs_c + NR - 1), _MM_HINT_T0);
-	}
-	/* At most per lines each step of four, so that the requests keep a
-	 * few misses in flight all along instead of stalling on a full miss
-	 * queue in one burst. */
-	const int64_t steps = k / 4, per = steps > 0 ? (npf + steps - 1) / steps : 0;
-	const void *const *pfend = pf + npf;
-	char *cp = (char *)c;
-	const int64_t ldc = rs_c * (int64_t)sizeof(float);
-	__asm__ volatile(
-		GK_AVX2_ZERO_ACC("ps")
-		GK_AVX2_KLOOP(STEP, 24, 64, 48, 128, 72, 192, 96, 256)
-		GK_ASM_PREFETCH_REST
-		GK_AVX2_C_UPDATE("ps", "vbroadcastss", "vucomiss")
-		: [a] "+r"(a), [b] "+r"(b), [k] "+r"(k), [pf] "+r"(pf), [c] "+r"(cp)
-		: [per] "r"(per), [pfend] "r"(pfend), [ldc] "r"(ldc), [alpha] "m"(alpha),
-		  [beta] "m"(beta)
-		: "rax", "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc", "memory");
-}
-
-void gk_gemm_f32_avx2_6x16(int64_t k, float alpha, const float *restrict a,
-                           const float *restrict b, float beta, float *restrict c,
-                           int64_t rs_c)
-{
-	kernel(k, alpha, a, b, beta, c, rs_c, NULL, 0);
-}
-
-void gk_gemm_pf_f32_avx2_6x16(int64_t k, float alpha, const float *restrict a,
-                              const float *restrict b, float beta, float *restrict c,
-                              int64_t rs_c, const void *const *pf, int64_t npf)
-{
-	kernel(k, alpha, a, b, beta, c, rs_c, pf, npf);
-}
+#define KT float
+#define KS "ps"
+#define KBC "vbroadcastss"
+#define KUC "vucomiss"
+#define KOFF 24, 64, 48, 128, 72, 192, 96, 256
+#define KUPDATE GK_AVX2_C_UPDATE
+#define KFN gk_gemm_f32_avx2_6x16
+#define KFN_PF gk_gemm_pf_f32_avx2_6x16
+#include "gemm_packed_tmpl_avx2.h"

@@ -38,11 +38,8 @@
  * (gemm_u_f64_avx2_6x8.c): each element one FMA chain in the order of k,
  * then alpha, then beta; the same bits.
  */
-#include <immintrin.h>
 #include "kernel_api.h"
 #include "kernels_avx2.h"
-#include "kloop_asm.h"
-#include "c_update_asm.h"
 
 enum { MR = GK_GEMM_F64_AVX2_6X8_MR, NR = GK_GEMM_F64_AVX2_6X8_NR };
 
@@ -69,51 +66,12 @@ enum { MR = GK_GEMM_F64_AVX2_6X8_MR, NR = GK_GEMM_F64_AVX2_6X8_NR };
 	"vfmadd231pd %%ymm12, %%ymm15, %%ymm10\n\t"                    \
 	"vfmadd231pd %%ymm13, %%ymm15, %%ymm11\n\t"
 
-/* The kernel, with the lines pf[0 .. npf) requested along the way (none
- * in the plain entry point). C is updated from the registers at the end of
- * the assembly (alpha, then beta C in one FMA: the same bits as alpha * acc
- * + beta * C written in C), not through a buffer on the stack. */
-static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha,
-                                                         const double *restrict a,
-                                                         const double *restrict b, double beta,
-                                                         double *restrict c, int64_t rs_c,
-                                                         const void *const *pf, int64_t npf)
-{
-	/* C is needed only at the end: start fetching it now, under the k loop.
-	 * A row of 8 doubles spans one or two cache lines. */
-	for (int i = 0; i < MR; i++) {
-		_mm_prefetch((const char *)(c + i * rs_c), _MM_HINT_T0);
-		_mm_prefetch((const char *)(c + i * rs_c + NR - 1), _MM_HINT_T0);
-	}
-	/* At most per lines each step of four, so that the requests keep a
-	 * few misses in flight all along instead of stalling on a full miss
-	 * queue in one burst. */
-	const int64_t steps = k / 4, per = steps > 0 ? (npf + steps - 1) / steps : 0;
-	const void *const *pfend = pf + npf;
-	char *cp = (char *)c;
-	const int64_t ldc = rs_c * (int64_t)sizeof(double);
-	__asm__ volatile(
-		GK_AVX2_ZERO_ACC("pd")
-		GK_AVX2_KLOOP(STEP, 48, 64, 96, 128, 144, 192, 192, 256)
-		GK_ASM_PREFETCH_REST
-		GK_AVX2_C_UPDATE("pd", "vbroadcastsd", "vucomisd")
-		: [a] "+r"(a), [b] "+r"(b), [k] "+r"(k), [pf] "+r"(pf), [c] "+r"(cp)
-		: [per] "r"(per), [pfend] "r"(pfend), [ldc] "r"(ldc), [alpha] "m"(alpha),
-		  [beta] "m"(beta)
-		: "rax", "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc", "memory");
-}
-
-void gk_gemm_f64_avx2_6x8(int64_t k, double alpha, const double *restrict a,
-                          const double *restrict b, double beta, double *restrict c,
-                          int64_t rs_c)
-{
-	kernel(k, alpha, a, b, beta, c, rs_c, NULL, 0);
-}
-
-void gk_gemm_pf_f64_avx2_6x8(int64_t k, double alpha, const double *restrict a,
-                             const double *restrict b, double beta, double *restrict c,
-                             int64_t rs_c, const void *const *pf, int64_t npf)
-{
-	kernel(k, alpha, a, b, beta, c, rs_c, pf, npf);
-}
+#define KT double
+#define KS "pd"
+#define KBC "vbroadcastsd"
+#define KUC "vucomisd"
+#define KOFF 48, 64, 96, 128, 144, 192, 192, 256
+#define KUPDATE GK_AVX2_C_UPDATE
+#define KFN gk_gemm_f64_avx2_6x8
+#define KFN_PF gk_gemm_pf_f64_avx2_6x8
+#include "gemm_packed_tmpl_avx2.h"

@@ -1,8 +1,8 @@
 /*
  * kloop_asm.h - the k loop of the AVX2 packed GEMM kernels' assembly
- * (gemm_f32_avx2_6x16.c, gemm_f64_avx2_6x8.c, gemm_f64_avx2_4x12.c), as
- * text to paste into their asm statements before GK_ASM_PREFETCH_REST
- * (prefetch_asm.h) and the C update (c_update_asm.h).
+ * (gemm_packed_tmpl_avx2.h), as text to paste into their asm statement
+ * before GK_ASM_PREFETCH_REST (prefetch_asm.h) and the C update
+ * (c_update_asm.h).
  *
  * The accumulators ymm0-11 zeroed, then k / 4 steps of four (STEP(oa, ob):
  * one step of k with A at a + oa bytes and B at b + ob), each after
