@@ -116,11 +116,12 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	 * 307 0.98x). AMD CPUs keep the default: not measured. */
 	if (gk_cpu_intel())
 		t->gemm_u_f32_thin = 96;
-	/* On Intel, C walked along its rows only for a shallow product: on an
-	 * Emerald Rapids core, down the columns against along the rows, SGEMM
-	 * 800^3 1.07-1.10x, 1000^3 1.03-1.04x, 1024^3 and 600^3 the same,
-	 * DGEMM 600^3 1.02-1.04x; 4096 x 4096 x 64 (one shallow block) ran
-	 * 1.01-1.03x faster along the rows and keeps them
+	/* On Intel, C walked along its rows only for a shallow product or a C
+	 * that fits L2: on an Emerald Rapids core, call by call against the
+	 * row walk, SGEMM 800^3 1.05x, 1000^3 1.05x, 1023 x 1025 x 1027 1.04x,
+	 * DGEMM 600^3-700^3 1.03-1.08x; SGEMM 448^3-512^3 (C fits L2) ran
+	 * 0.97-0.99x down the columns and 4096 x 4096 x 64 (one shallow
+	 * block) 0.97-0.99x: both keep the rows
 	 * (bench/results/2026-11-29-emr-walk2/). AMD CPUs keep the default:
 	 * not measured. */
 	if (gk_cpu_intel())
