@@ -112,9 +112,9 @@ static void test_ukr_case(const gk_kernels *t, unsigned dt, int64_t k, double al
 	TU_CHECK(outside == 0, "%s gemm_%s: k=%lld rs_c=%lld: %d elements outside the tile written",
 	         t->name, dt == GK_DTYPE_F32 ? "f32" : "f64", (long long)k, (long long)rs_c, outside);
 
-	/* The kernel with a prefetch list, where the table has one: the same
-	 * bits as the plain kernel, whatever the list's length (none, fewer
-	 * lines than steps of k, many more), and nothing else written. */
+	/* The kernel with a prefetch list and run, where the table has one:
+	 * the same bits as the plain kernel, whatever their lengths (none,
+	 * fewer lines than steps of k, many more), and nothing else written. */
 	const int has_pf = dt == GK_DTYPE_F32 ? t->gemm_pf_f32 != NULL : t->gemm_pf_f64 != NULL;
 	if (has_pf) {
 		char *pfbuf = xalloc(clen * es), *plain = xalloc(clen * es);
@@ -124,17 +124,22 @@ static void test_ukr_case(const gk_kernels *t, unsigned dt, int64_t k, double al
 		for (int64_t q = 0; q < lens[2]; q++) /* lines of B, A and C, over and over */
 			pf[q] = q % 3 == 0 ? (const char *)b + q * 64 % ((size_t)(nr * k + 1) * es)
 			      : q % 3 == 1 ? (const char *)a : (const char *)cbuf;
+		/* The run: lines of B, then of whatever follows it (never read). */
+		const char *run = (const char *)b;
+		const int64_t nrun[3] = {(int64_t)(tu_next(r) % 3), 2 * k + 5, 0};
 		for (int v = 0; v < 3; v++) {
 			memcpy(pfbuf, before, clen * es);
 			void *cp = pfbuf + (guard + off) * es;
 			if (dt == GK_DTYPE_F32)
-				t->gemm_pf_f32(k, (float)alpha, a, b, (float)beta, cp, rs_c, pf, lens[v]);
+				t->gemm_pf_f32(k, (float)alpha, a, b, (float)beta, cp, rs_c, pf, lens[v],
+				               run, nrun[v]);
 			else
-				t->gemm_pf_f64(k, alpha, a, b, beta, cp, rs_c, pf, lens[v]);
+				t->gemm_pf_f64(k, alpha, a, b, beta, cp, rs_c, pf, lens[v], run, nrun[v]);
 			TU_CHECK(memcmp(pfbuf, plain, clen * es) == 0,
-			         "%s gemm_pf_%s: k=%lld alpha=%g beta=%g rs_c=%lld npf=%lld: not the bits "
-			         "of gemm_%s", t->name, dt == GK_DTYPE_F32 ? "f32" : "f64", (long long)k,
-			         alpha, beta, (long long)rs_c, (long long)lens[v],
+			         "%s gemm_pf_%s: k=%lld alpha=%g beta=%g rs_c=%lld npf=%lld nrun=%lld: not "
+			         "the bits of gemm_%s", t->name, dt == GK_DTYPE_F32 ? "f32" : "f64",
+			         (long long)k, alpha, beta, (long long)rs_c, (long long)lens[v],
+			         (long long)nrun[v],
 			         dt == GK_DTYPE_F32 ? "f32" : "f64");
 		}
 		free(pfbuf);

@@ -75,19 +75,22 @@ typedef void (*gk_gemm_f64_fn)(int64_t k, double alpha, const double *restrict a
 
 /*
  * The same microkernel, with the same arithmetic (the same bits), that
- * also requests the cache lines at pf[0 .. npf) into L2 (any addresses: it
- * never reads them), spread over its k loop. A driver that streams an
- * operand from memory hands it the lines it needs next: a few requests
- * issued all along keep the misses in flight without the stall of a burst
- * on a full miss queue. The slot is NULL in a table without one (the
- * driver then requests the lines itself).
+ * also requests cache lines into L2 (any addresses: it never reads them),
+ * spread over its k loop: those at pf[0 .. npf), then the nrun lines at
+ * run, run + 64, ... (a packed sliver, in one piece: no list to build).
+ * A driver that streams an operand from memory hands it the lines it needs
+ * next: a few requests issued all along keep the misses in flight without
+ * the stall of a burst on a full miss queue. The slot is NULL in a table
+ * without one (the driver then requests the lines itself).
  */
 typedef void (*gk_gemm_pf_f32_fn)(int64_t k, float alpha, const float *restrict a,
                                   const float *restrict b, float beta, float *restrict c,
-                                  int64_t rs_c, const void *const *pf, int64_t npf);
+                                  int64_t rs_c, const void *const *pf, int64_t npf,
+                                  const void *run, int64_t nrun);
 typedef void (*gk_gemm_pf_f64_fn)(int64_t k, double alpha, const double *restrict a,
                                   const double *restrict b, double beta, double *restrict c,
-                                  int64_t rs_c, const void *const *pf, int64_t npf);
+                                  int64_t rs_c, const void *const *pf, int64_t npf,
+                                  const void *run, int64_t nrun);
 
 /*
  * Unpacked GEMM microkernel: one tile of C, mv x nv, straight from the

@@ -299,7 +299,7 @@ static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t 
 				if (inkern) {
 					const void *pf[GK_BLOCKED_PF_MAX];
 					const int64_t npf = GK_FN(next_list)(nx, upto, pf, GK_BLOCKED_PF_MAX);
-					kpf(kc, pl->p->alpha, at, bt, beta, ct, rs_c, pf, npf);
+					kpf(kc, pl->p->alpha, at, bt, beta, ct, rs_c, pf, npf, NULL, 0);
 				} else {
 					GK_FN(next_fetch)(nx, upto);
 					GK_FN(tile)(pl, h, w, kc, at, bt, beta, ct);
@@ -329,7 +329,7 @@ static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t 
 		const int64_t b_lines = (ps_b * (int64_t)sizeof(GK_T) + 63) / 64, na = mv / mr;
 		for (int64_t js = js0; js < js1; js++) {
 			const char *nb = (const char *)(bp + (js + 1) * ps_b);
-			int64_t bq = js + 1 < js1 ? 0 : b_lines; /* lines of it listed */
+			int64_t bq = js + 1 < js1 ? 0 : b_lines; /* lines of it handed out */
 			for (int64_t i = 0, is = 0; i < mv; i += mr, is++) {
 				const int64_t h = GK_FN(min)(mv - i, mr), w = GK_FN(min)(nv - js * nr, nr);
 				const GK_T *at = ap + is * ps_a, *bt = bp + js * ps_b;
@@ -354,11 +354,10 @@ static void GK_FN(macro)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, int64_t 
 						pf[npf++] = row + bytes - 1;
 					}
 				}
-				/* The next B sliver's share; what the list has no room for
-				 * goes with the next tile. */
-				for (const int64_t upto = b_lines * (is + 1) / na; bq < upto && npf < GK_BLOCKED_PF_MAX; bq++)
-					pf[npf++] = nb + 64 * bq;
-				kpf(kc, pl->p->alpha, at, bt, beta, ct, rs_c, pf, npf);
+				/* The next B sliver's share, a run of its lines. */
+				const int64_t upto = b_lines * (is + 1) / na, from = bq;
+				bq = upto > bq ? upto : bq;
+				kpf(kc, pl->p->alpha, at, bt, beta, ct, rs_c, pf, npf, nb + 64 * from, bq - from);
 			}
 		}
 	}

@@ -19,14 +19,15 @@
 
 #define GK_AVX2_KLOOP_OFF(step, ...) GK_AVX2_KLOOP(step, __VA_ARGS__)
 
-/* The kernel, with the lines pf[0 .. npf) requested along the way (none
- * in the plain entry point). C is updated from the registers at the end of
+/* The kernel, with the lines pf[0 .. npf), then the nrun lines from run
+ * on, requested along the way (none in the plain entry point). C is updated from the registers at the end of
  * the assembly (alpha, then beta C in one FMA: the same bits as alpha * acc
  * + beta * C written in C), not through a buffer on the stack. */
 static inline __attribute__((always_inline)) void kernel(int64_t k, KT alpha, const KT *restrict a,
                                                          const KT *restrict b, KT beta,
                                                          KT *restrict c, int64_t rs_c,
-                                                         const void *const *pf, int64_t npf)
+                                                         const void *const *pf, int64_t npf,
+                                                         const void *run, int64_t nrun)
 {
 	/* C is needed only at the end: start fetching it now, under the k
 	 * loop, every line of each row. */
@@ -38,8 +39,10 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, KT alpha, co
 	/* At most per lines each step of four, so that the requests keep a
 	 * few misses in flight all along instead of stalling on a full miss
 	 * queue in one burst. */
-	const int64_t steps = k / 4, per = steps > 0 ? (npf + steps - 1) / steps : 0;
+	const int64_t steps = k / 4, lines = npf + nrun;
+	const int64_t per = steps > 0 ? (lines + steps - 1) / steps : 0;
 	const void *const *pfend = pf + npf;
+	const char *rp = (const char *)run, *runend = rp + 64 * nrun;
 	char *cp = (char *)c;
 	const int64_t ldc = rs_c * (int64_t)sizeof(KT);
 	__asm__ volatile(
@@ -47,8 +50,9 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, KT alpha, co
 		GK_AVX2_KLOOP_OFF(STEP, KOFF)
 		GK_ASM_PREFETCH_REST
 		KUPDATE(KS, KBC, KUC)
-		: [a] "+r"(a), [b] "+r"(b), [k] "+r"(k), [pf] "+r"(pf), [c] "+r"(cp)
-		: [per] "r"(per), [pfend] "r"(pfend), [ldc] "r"(ldc), [alpha] "m"(alpha),
+		: [a] "+r"(a), [b] "+r"(b), [k] "+r"(k), [pf] "+r"(pf), [c] "+r"(cp),
+		  [run] "+r"(rp)
+		: [per] "r"(per), [pfend] "r"(pfend), [runend] "r"(runend), [ldc] "r"(ldc), [alpha] "m"(alpha),
 		  [beta] "m"(beta)
 		: "rax", "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
 		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc", "memory");
@@ -57,11 +61,12 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, KT alpha, co
 void KFN(int64_t k, KT alpha, const KT *restrict a, const KT *restrict b, KT beta,
          KT *restrict c, int64_t rs_c)
 {
-	kernel(k, alpha, a, b, beta, c, rs_c, NULL, 0);
+	kernel(k, alpha, a, b, beta, c, rs_c, NULL, 0, NULL, 0);
 }
 
 void KFN_PF(int64_t k, KT alpha, const KT *restrict a, const KT *restrict b, KT beta,
-            KT *restrict c, int64_t rs_c, const void *const *pf, int64_t npf)
+            KT *restrict c, int64_t rs_c, const void *const *pf, int64_t npf,
+            const void *run, int64_t nrun)
 {
-	kernel(k, alpha, a, b, beta, c, rs_c, pf, npf);
+	kernel(k, alpha, a, b, beta, c, rs_c, pf, npf, run, nrun);
 }

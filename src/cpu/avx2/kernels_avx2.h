@@ -20,7 +20,8 @@ void gk_gemm_f32_avx2_6x16(int64_t k, float alpha, const float *restrict a,
                            int64_t rs_c);
 void gk_gemm_pf_f32_avx2_6x16(int64_t k, float alpha, const float *restrict a,
                               const float *restrict b, float beta, float *restrict c,
-                              int64_t rs_c, const void *const *pf, int64_t npf);
+                              int64_t rs_c, const void *const *pf, int64_t npf,
+                              const void *run, int64_t nrun);
 /* Two DGEMM tiles: 4 x 12 where the driver walks C down its columns (the
  * A sliver streaming from L2), 6 x 8 where it walks C along its rows for
  * any panel (a small L2: the B panel streaming from L3); table_avx2.c. */
@@ -31,7 +32,8 @@ void gk_gemm_f64_avx2_6x8(int64_t k, double alpha, const double *restrict a,
                           int64_t rs_c);
 void gk_gemm_pf_f64_avx2_6x8(int64_t k, double alpha, const double *restrict a,
                              const double *restrict b, double beta, double *restrict c,
-                             int64_t rs_c, const void *const *pf, int64_t npf);
+                             int64_t rs_c, const void *const *pf, int64_t npf,
+                             const void *run, int64_t nrun);
 #define GK_GEMM_F64_AVX2_4X12_MR 4
 #define GK_GEMM_F64_AVX2_4X12_NR 12
 void gk_gemm_f64_avx2_4x12(int64_t k, double alpha, const double *restrict a,
@@ -39,7 +41,8 @@ void gk_gemm_f64_avx2_4x12(int64_t k, double alpha, const double *restrict a,
                            int64_t rs_c);
 void gk_gemm_pf_f64_avx2_4x12(int64_t k, double alpha, const double *restrict a,
                               const double *restrict b, double beta, double *restrict c,
-                              int64_t rs_c, const void *const *pf, int64_t npf);
+                              int64_t rs_c, const void *const *pf, int64_t npf,
+                              const void *run, int64_t nrun);
 
 /* Unpacked GEMM microkernels (gk_gemm_u_f32_fn, gk_gemm_u_f64_fn): tiles up
  * to these shapes (the packed 6 x 16 and 6 x 8 ones), VW the vector width

@@ -41,13 +41,14 @@ static inline __attribute__((always_inline)) void rank1(__m512 *restrict c0, __m
 	}
 }
 
-/* The kernel, with the lines pf[0 .. npf) requested along the way (none
- * in the plain entry point, where the compiler drops the code). */
+/* The kernel, with the lines pf[0 .. npf), then the nrun lines from run
+ * on, requested along the way (none in the plain entry point, where the compiler drops the code). */
 static inline __attribute__((always_inline)) void kernel(int64_t k, float alpha,
                                                          const float *restrict a,
                                                          const float *restrict b, float beta,
                                                          float *restrict c, int64_t rs_c,
-                                                         const void *const *pf, int64_t npf)
+                                                         const void *const *pf, int64_t npf,
+                                                         const void *run, int64_t nrun)
 {
 	__m512 c0[MR], c1[MR];
 #pragma GCC unroll 14
@@ -63,12 +64,14 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, float alpha,
 	/* At most per lines each step of four, so that the requests keep a
 	 * few misses in flight all along instead of stalling on a full miss
 	 * queue in one burst. */
-	const int64_t steps = k / 4, per = steps > 0 ? (npf + steps - 1) / steps : 0;
-	int64_t q = 0;
+	const int64_t steps = k / 4, lines = npf + nrun;
+	const int64_t per = steps > 0 ? (lines + steps - 1) / steps : 0;
+	int64_t q = 0; /* lines requested: pf[q] next, then line q - npf of the run */
 	int64_t l = 0;
 	for (; l + 4 <= k; l += 4) {
-		for (const int64_t e = q + per < npf ? q + per : npf; q < e; q++)
-			_mm_prefetch((const char *)pf[q], _MM_HINT_T1);
+		for (const int64_t e = q + per < lines ? q + per : lines; q < e; q++)
+			_mm_prefetch(q < npf ? (const char *)pf[q] : (const char *)run + 64 * (q - npf),
+			             _MM_HINT_T1);
 		rank1(c0, c1, a, b);
 		rank1(c0, c1, a + MR, b + NR);
 		rank1(c0, c1, a + 2 * MR, b + 2 * NR);
@@ -81,8 +84,9 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, float alpha,
 		a += MR;
 		b += NR;
 	}
-	for (; q < npf; q++)
-		_mm_prefetch((const char *)pf[q], _MM_HINT_T1);
+	for (; q < lines; q++)
+		_mm_prefetch(q < npf ? (const char *)pf[q] : (const char *)run + 64 * (q - npf),
+		             _MM_HINT_T1);
 
 	const __m512 va = _mm512_set1_ps(alpha);
 	if (beta == 0.0f) {
@@ -108,12 +112,13 @@ void gk_gemm_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
                               const float *restrict b, float beta, float *restrict c,
                               int64_t rs_c)
 {
-	kernel(k, alpha, a, b, beta, c, rs_c, NULL, 0);
+	kernel(k, alpha, a, b, beta, c, rs_c, NULL, 0, NULL, 0);
 }
 
 void gk_gemm_pf_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
                                  const float *restrict b, float beta, float *restrict c,
-                                 int64_t rs_c, const void *const *pf, int64_t npf)
+                                 int64_t rs_c, const void *const *pf, int64_t npf,
+                                 const void *run, int64_t nrun)
 {
-	kernel(k, alpha, a, b, beta, c, rs_c, pf, npf);
+	kernel(k, alpha, a, b, beta, c, rs_c, pf, npf, run, nrun);
 }

@@ -99,8 +99,8 @@ enum { MR = GK_GEMM_F64_AVX512_MR, NR = GK_GEMM_F64_AVX512_NR };
 	ROWS(CVB) \
 	"12:\n\t"
 
-/* The kernel, with the lines pf[0 .. npf) requested along the way (none
- * in the plain entry point). All of it, from zeroing the accumulators to
+/* The kernel, with the lines pf[0 .. npf), then the nrun lines from run
+ * on, requested along the way (none in the plain entry point). All of it, from zeroing the accumulators to
  * storing C, is in assembly: in C, gcc 12 rotated the 24 accumulators
  * through other registers and spilled two of them to the stack in every
  * unrolled iteration; and C is updated from the registers (alpha, then
@@ -111,7 +111,8 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
                                                          const double *restrict a,
                                                          const double *restrict b, double beta,
                                                          double *restrict c, int64_t rs_c,
-                                                         const void *const *pf, int64_t npf)
+                                                         const void *const *pf, int64_t npf,
+                                                         const void *run, int64_t nrun)
 {
 	/* C is needed only at the end: start fetching it now, under the k loop.
 	 * A row of 24 doubles spans three or four cache lines. */
@@ -124,8 +125,10 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 	/* At most per lines each step of four, so that the requests keep a
 	 * few misses in flight all along instead of stalling on a full miss
 	 * queue in one burst. */
-	const int64_t steps = k / 4, per = steps > 0 ? (npf + steps - 1) / steps : 0;
+	const int64_t steps = k / 4, lines = npf + nrun;
+	const int64_t per = steps > 0 ? (lines + steps - 1) / steps : 0;
 	const void *const *pfend = pf + npf;
+	const char *rp = (const char *)run, *runend = rp + 64 * nrun;
 	int64_t k4 = steps, k1 = k % 4;
 	char *cp = (char *)c;
 	const int64_t ldc = rs_c * (int64_t)sizeof(double);
@@ -179,8 +182,9 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 		"4:\n\t"
 		GK_ASM_PREFETCH_REST
 		C_UPDATE
-		: [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1), [pf] "+r"(pf), [c] "+r"(cp)
-		: [per] "r"(per), [pfend] "r"(pfend), [ldc] "r"(ldc), [alpha] "m"(alpha),
+		: [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1), [pf] "+r"(pf), [c] "+r"(cp),
+		  [run] "+r"(rp)
+		: [per] "r"(per), [pfend] "r"(pfend), [runend] "r"(runend), [ldc] "r"(ldc), [alpha] "m"(alpha),
 		  [beta] "m"(beta)
 		: "rax", "r10", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
 		  "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17",
@@ -192,12 +196,13 @@ void gk_gemm_f64_avx512_8x24(int64_t k, double alpha, const double *restrict a,
                              const double *restrict b, double beta, double *restrict c,
                              int64_t rs_c)
 {
-	kernel(k, alpha, a, b, beta, c, rs_c, NULL, 0);
+	kernel(k, alpha, a, b, beta, c, rs_c, NULL, 0, NULL, 0);
 }
 
 void gk_gemm_pf_f64_avx512_8x24(int64_t k, double alpha, const double *restrict a,
                                 const double *restrict b, double beta, double *restrict c,
-                                int64_t rs_c, const void *const *pf, int64_t npf)
+                                int64_t rs_c, const void *const *pf, int64_t npf,
+                                const void *run, int64_t nrun)
 {
-	kernel(k, alpha, a, b, beta, c, rs_c, pf, npf);
+	kernel(k, alpha, a, b, beta, c, rs_c, pf, npf, run, nrun);
 }

@@ -20,7 +20,8 @@ void gk_gemm_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
                               int64_t rs_c);
 void gk_gemm_pf_f32_avx512_14x32(int64_t k, float alpha, const float *restrict a,
                                  const float *restrict b, float beta, float *restrict c,
-                                 int64_t rs_c, const void *const *pf, int64_t npf);
+                                 int64_t rs_c, const void *const *pf, int64_t npf,
+                                 const void *run, int64_t nrun);
 #define GK_GEMM_F64_AVX512_MR 8
 #define GK_GEMM_F64_AVX512_NR 24
 void gk_gemm_f64_avx512_8x24(int64_t k, double alpha, const double *restrict a,
@@ -28,7 +29,8 @@ void gk_gemm_f64_avx512_8x24(int64_t k, double alpha, const double *restrict a,
                              int64_t rs_c);
 void gk_gemm_pf_f64_avx512_8x24(int64_t k, double alpha, const double *restrict a,
                                 const double *restrict b, double beta, double *restrict c,
-                                int64_t rs_c, const void *const *pf, int64_t npf);
+                                int64_t rs_c, const void *const *pf, int64_t npf,
+                                const void *run, int64_t nrun);
 /* Unpacked GEMM microkernels (gk_gemm_u_f32_fn, gk_gemm_u_f64_fn): the
  * largest tile (MR x NR) and the vector width (VW) of the row rule. */
 #define GK_GEMM_U_F32_AVX512_MR 6
