@@ -273,10 +273,17 @@ static void test_interleaving(void)
 	norder = 0;
 	bench_run_cell(&e, cs, 3, &one, res);
 	TU_CHECK(strcmp(order, "abc" "abc" "bca" "cab") == 0, "1 thread: batches in the order %s", order);
+	/* Interleaved: every round's time kept in order, for ratios round by round. */
+	TU_CHECK(res[0].npaired == 3 && res[2].npaired == 3, "1 thread: %d and %d rounds kept for pairs",
+	         res[0].npaired, res[2].npaired);
+	TU_CHECK(isfinite(bench_paired_ratio(&res[0], &res[1])), "1 thread: a paired ratio");
 	bench_cell two = make_cell(1e6, 2);
 	norder = 0;
 	bench_run_cell(&e, cs, 3, &two, res);
 	TU_CHECK(strcmp(order, "abc" "aabbcc" "bbccaa" "ccaabb") == 0, "2 threads: batches in the order %s", order);
+	/* In passes, rounds of different contenders are not side by side: no pairs. */
+	TU_CHECK(res[0].npaired == 0 && isnan(bench_paired_ratio(&res[0], &res[1])), "2 threads: no pairs (%d)",
+	         res[0].npaired);
 	/* One round each: one pass. */
 	bench_engine e1 = quiet_engine(100, 1);
 	norder = 0;
@@ -288,10 +295,10 @@ static void test_interleaving(void)
 static void test_ratio(void)
 {
 	bench_result r[4] = {
-		{BENCH_OK, 1, 1, 1, 90, NAN, 3, 1},   /* ours */
-		{BENCH_OK, 1, 1, 1, 60, NAN, 3, 1},   /* ref 1 */
-		{BENCH_OK, 1, 1, 1, 75, NAN, 3, 1},   /* ref 2 */
-		{BENCH_CAP, 1, 1, 1, 500, NAN, 3, 1}, /* a capped reference does not count */
+		{BENCH_OK, 1, 1, 1, 90, NAN, 3, 1, 0, {0}},   /* ours */
+		{BENCH_OK, 1, 1, 1, 60, NAN, 3, 1, 0, {0}},   /* ref 1 */
+		{BENCH_OK, 1, 1, 1, 75, NAN, 3, 1, 0, {0}},   /* ref 2 */
+		{BENCH_CAP, 1, 1, 1, 500, NAN, 3, 1, 0, {0}}, /* a capped reference does not count */
 	};
 	const int refs[4] = {0, 1, 1, 1};
 	int best = bench_fastest(r, 4, refs);
@@ -305,6 +312,20 @@ static void test_ratio(void)
 	TU_CHECK(strcmp(buf, "-") == 0, "no ratio for a capped contender: '%s'", buf);
 	const int none[4] = {0, 0, 0, 0};
 	TU_CHECK(bench_fastest(r, 4, none) == -1, "no reference: -1");
+
+	/* Round by round: ours 1.0 s a call in rounds where the reference took
+	 * 1.2, 2.4 (a slow phase for both: 2.0 ours) and 0.9; the median of
+	 * the per-round ratios, not the ratio of the medians. */
+	bench_result us = {BENCH_OK, 1, 1, 2, 1, NAN, 4, 1, 4, {1.0, 2.0, 1.0, 1.0}};
+	bench_result ref = {BENCH_OK, 1.2, 0.9, 2.4, 1, NAN, 4, 1, 4, {1.2, 2.4, 0.9, 1.3}};
+	const double pr = bench_paired_ratio(&us, &ref);
+	TU_CHECK(fabs(pr - 1.2) < 1e-12, "paired ratio %g, expected 1.2 (median of 1.2, 1.2, 0.9, 1.3)", pr);
+	us.npaired = 2; /* fewer than BENCH_MIN_REPS pairs: none */
+	TU_CHECK(isnan(bench_paired_ratio(&us, &ref)), "paired ratio from 2 rounds: NaN");
+	us.npaired = 4;
+	ref.status = BENCH_CAP;
+	TU_CHECK(isnan(bench_paired_ratio(&us, &ref)), "paired ratio against a capped reference: NaN");
+	TU_CHECK(isnan(bench_paired_ratio(&us, NULL)), "paired ratio without a reference: NaN");
 }
 
 int main(void)

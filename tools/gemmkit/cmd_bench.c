@@ -35,7 +35,9 @@ static void usage(FILE *f)
 	        "interleaved across contenders (with several, each contender runs its rounds in\n"
 	        "a row after a pause, in three passes over the contenders); the median is\n"
 	        "reported as GFLOPS = 2*m*n*k / time, and as a percentage\n"
-	        "of the machine's multiply-add peak, measured at the start of the run.\n"
+	        "of the machine's multiply-add peak, measured at the start of the run. The\n"
+	        "ratio to the fastest reference is of the medians; with 1 thread also round by\n"
+	        "round (the median of the ratios of the same round's times).\n"
 	        "\n"
 	        "suites (--suite NAME; the options below override a suite's settings; the times\n"
 	        "are estimates for an idle machine with 2 cores):\n");

@@ -95,6 +95,19 @@ void bench_fmt_ratio(char *buf, size_t len, const bench_result *ours, const char
 	         ref_id);
 }
 
+double bench_paired_ratio(const bench_result *ours, const bench_result *ref)
+{
+	if (ours == NULL || ref == NULL || ours->status != BENCH_OK || ref->status != BENCH_OK)
+		return NAN;
+	const int n = ours->npaired < ref->npaired ? ours->npaired : ref->npaired;
+	double v[BENCH_MAX_AUTO_REPS];
+	int m = 0;
+	for (int q = 0; q < n; q++)
+		if (ours->paired_s[q] > 0 && ref->paired_s[q] > 0)
+			v[m++] = ref->paired_s[q] / ours->paired_s[q];
+	return m < BENCH_MIN_REPS ? NAN : bench_median(v, m);
+}
+
 static void progress(bench_engine *e, const bench_cell *cell, const bench_contender *c, const char *what)
 {
 	e->done++;
@@ -339,6 +352,11 @@ static void medians(bench_engine *e, bench_contender *cs, int n, bench_cell *cel
 		bench_result *r = &res[i];
 		if (!c->active)
 			continue;
+		r->npaired = 0;
+		if (cell->threads <= 1) {
+			r->npaired = c->reps < BENCH_MAX_AUTO_REPS ? c->reps : BENCH_MAX_AUTO_REPS;
+			memcpy(r->paired_s, c->times, (size_t)r->npaired * sizeof *c->times);
+		}
 		double med = bench_median(c->times, c->reps);
 		r->min_s = c->times[0];
 		r->max_s = c->times[c->reps - 1];
@@ -366,7 +384,7 @@ static void medians(bench_engine *e, bench_contender *cs, int n, bench_cell *cel
 void bench_run_cell(bench_engine *e, bench_contender *cs, int n, bench_cell *cell, bench_result *res)
 {
 	for (int i = 0; i < n; i++)
-		res[i] = (bench_result){BENCH_NONE, NAN, NAN, NAN, NAN, NAN, 0, 0};
+		res[i] = (bench_result){.status = BENCH_NONE, .median_s = NAN, .min_s = NAN, .max_s = NAN, .rate = NAN, .err = NAN};
 	if (cell->series < 0 || cell->series >= BENCH_SERIES)
 		cell->series = 0;
 	if (choose(e, cs, n, cell, res) == 0)

@@ -151,6 +151,11 @@ typedef struct bench_result {
 	double err;       /* from the check; NaN when none */
 	int reps;
 	int64_t batch;
+	/* With one thread, where each round runs every contender once: the
+	 * time of a call in each of the first npaired rounds, in their order,
+	 * for ratios taken round by round (bench_paired_ratio); 0 otherwise. */
+	int npaired;
+	double paired_s[BENCH_MAX_AUTO_REPS];
 } bench_result;
 
 typedef struct bench_engine {
@@ -192,6 +197,13 @@ int bench_fastest(const bench_result *res, int n, const int *pick);
  * either was not timed. */
 void bench_fmt_ratio(char *buf, size_t len, const bench_result *ours, const char *ours_id,
                      const bench_result *ref, const char *ref_id);
+
+/* ours's speed over ref's taken round by round: the median over the
+ * rounds both ran (interleaved, one thread) of ref's time over ours's,
+ * which a change of the machine's speed between rounds moves less than
+ * the ratio of the medians; NaN with fewer than BENCH_MIN_REPS such
+ * rounds or either not timed. */
+double bench_paired_ratio(const bench_result *ours, const bench_result *ref);
 
 /* The text of a status that has no number: "x", "ERR", "-", "n/a". */
 const char *bench_status_mark(int status);

@@ -105,7 +105,8 @@ static void put_header(const gemm_run *g, bench_report *r, FILE *f)
 	fprintf(f, "\n- Row-major C = A*B (alpha 1, beta 0), inputs uniform in [-1, 1] (seed %llu). "
 	           "GFLOPS = 2*m*n*k / median time of the timed rounds after warm-up (1 thread: rounds interleaved "
 	           "across contenders; several: each contender's rounds in a row, after a %g s pause, in %d passes over the "
-	           "contenders); "
+	           "contenders; with 1 thread the ratio to the best reference also \"round by round\": the median of "
+	           "the ratios of the two times in the same round); "
 	           "\"x\": over the %g s cap (predicted or measured), \"ERR\": wrong result, \"-\": not run, "
 	           "\"n/a\": cannot run on this machine as named.\n",
 	        (unsigned long long)o->seed, BENCH_SETTLE_S, BENCH_PASSES, o->cap);
@@ -191,6 +192,9 @@ static void put_table(const gemm_run *g, FILE *f, int ti, int dt, int which)
 	const char *ours_name = ours_for_ratio(g, ti, dt, 0, &ob0) >= 0 && !ob0 ? "gemmkit auto" : "best gemmkit";
 	const int extra = which != T_LADDER;
 	const int ratio_col = extra && nref > 0 && nours > 0;
+	/* With one thread the rounds are interleaved: the ratio round by round
+	 * too (bench_paired_ratio). */
+	const int paired_col = ratio_col && threads <= 1;
 	const int peak = extra && gemm_peak_for(g, dt, threads) != NULL;
 	if (g->ngpu == g->nc) /* GPU contenders only: no CPU thread count to name */
 		fprintf(f, "\n## %s%s (GFLOPS, GPU)\n\n", dt ? "DGEMM" : "SGEMM", which == T_LADDER ? " ladder" : "");
@@ -204,6 +208,8 @@ static void put_table(const gemm_run *g, FILE *f, int ti, int dt, int which)
 			fprintf(f, " %s |", g->c[ci].name), ncol++;
 	if (ratio_col)
 		fprintf(f, " %s / best reference |", ours_name);
+	if (paired_col)
+		fprintf(f, " the same, round by round |");
 	if (peak && nours)
 		fprintf(f, " %s %% of peak |", ours_name);
 	if (peak && nref)
@@ -211,7 +217,8 @@ static void put_table(const gemm_run *g, FILE *f, int ti, int dt, int which)
 	fprintf(f, "\n|---:|");
 	for (int i = 0; i < ncol; i++)
 		fprintf(f, "---:|");
-	fprintf(f, "%s%s%s\n", ratio_col ? "---:|" : "", peak && nours ? "---:|" : "", peak && nref ? "---:|" : "");
+	fprintf(f, "%s%s%s%s\n", ratio_col ? "---:|" : "", paired_col ? "---:|" : "", peak && nours ? "---:|" : "",
+	        peak && nref ? "---:|" : "");
 	for (int si = 0; si < o->nshapes; si++) {
 		put_row_label(g, f, si);
 		for (int ci = 0; ci < g->nc; ci++)
@@ -224,6 +231,13 @@ static void put_table(const gemm_run *g, FILE *f, int ti, int dt, int which)
 		if (ratio_col) {
 			bench_fmt_ratio(s, sizeof s, ru, ob && us >= 0 ? g->c[us].id : NULL, rb, br >= 0 ? g->c[br].id : "");
 			fprintf(f, " %s |", s);
+		}
+		if (paired_col) {
+			const double pr = bench_paired_ratio(ru, rb);
+			if (isfinite(pr))
+				fprintf(f, " %.2f |", pr);
+			else
+				fprintf(f, " - |");
 		}
 		if (peak && nours) {
 			if (ru && ru->status == BENCH_OK)
@@ -380,7 +394,8 @@ static void write_csv(const gemm_run *g, bench_report *rep)
 	if (f == NULL)
 		return;
 	const bench_opts *o = g->o;
-	fprintf(f, "dtype,m,n,k,threads,contender,median_s,gflops,err,status,ratio_to_best_ref,pct_peak,err_f64\n");
+	fprintf(f, "dtype,m,n,k,threads,contender,median_s,gflops,err,status,ratio_to_best_ref,pct_peak,err_f64,"
+	           "paired_ratio_to_best_ref\n");
 	for (int ti = 0; ti < o->nthreads; ti++)
 		for (int dt = 0; dt < 2; dt++)
 			for (int si = 0; si < o->nshapes && o->dtype[dt]; si++) {
@@ -409,6 +424,10 @@ static void write_csv(const gemm_run *g, bench_report *rep)
 					fputc(',', f);
 					if (isfinite(r->err)) /* err_f64: the same error, kept for older readers */
 						fprintf(f, "%.3e", r->err);
+					fputc(',', f);
+					const double pr = br >= 0 ? bench_paired_ratio(r, gemm_result(g, ti, dt, si, br)) : NAN;
+					if (isfinite(pr))
+						fprintf(f, "%.4f", pr);
 					fputc('\n', f);
 				}
 			}
