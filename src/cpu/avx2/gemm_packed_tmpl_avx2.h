@@ -20,9 +20,10 @@
 #define GK_AVX2_KLOOP_OFF(step, ...) GK_AVX2_KLOOP(step, __VA_ARGS__)
 
 /* The kernel, with the lines pf[0 .. npf), then the nrun lines from run
- * on, requested along the way (none in the plain entry point). C is updated from the registers at the end of
- * the assembly (alpha, then beta C in one FMA: the same bits as alpha * acc
- * + beta * C written in C), not through a buffer on the stack. */
+ * on, requested along the way (none in the plain entry point). C is
+ * updated from the registers at the end of the assembly (alpha, then beta
+ * C in one FMA: the same bits as alpha * acc + beta * C written in C), not
+ * through a buffer on the stack. */
 static inline __attribute__((always_inline)) void kernel(int64_t k, KT alpha, const KT *restrict a,
                                                          const KT *restrict b, KT beta,
                                                          KT *restrict c, int64_t rs_c,
@@ -52,8 +53,8 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, KT alpha, co
 		KUPDATE(KS, KBC, KUC)
 		: [a] "+r"(a), [b] "+r"(b), [k] "+r"(k), [pf] "+r"(pf), [c] "+r"(cp),
 		  [run] "+r"(rp)
-		: [per] "r"(per), [pfend] "r"(pfend), [runend] "r"(runend), [ldc] "r"(ldc), [alpha] "m"(alpha),
-		  [beta] "m"(beta)
+		: [per] "r"(per), [pfend] "r"(pfend), [runend] "r"(runend), [ldc] "r"(ldc),
+		  [alpha] "m"(alpha), [beta] "m"(beta)
 		: "rax", "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
 		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc", "memory");
 }

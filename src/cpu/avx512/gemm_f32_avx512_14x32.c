@@ -41,8 +41,15 @@ static inline __attribute__((always_inline)) void rank1(__m512 *restrict c0, __m
 	}
 }
 
+/* Line q of the requests: pf[q], then the run's lines 64 bytes apart. */
+static inline const char *pf_line(const void *const *pf, int64_t npf, const void *run, int64_t q)
+{
+	return q < npf ? (const char *)pf[q] : (const char *)run + 64 * (q - npf);
+}
+
 /* The kernel, with the lines pf[0 .. npf), then the nrun lines from run
- * on, requested along the way (none in the plain entry point, where the compiler drops the code). */
+ * on, requested along the way (none in the plain entry point, where the
+ * compiler drops the code). */
 static inline __attribute__((always_inline)) void kernel(int64_t k, float alpha,
                                                          const float *restrict a,
                                                          const float *restrict b, float beta,
@@ -66,12 +73,11 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, float alpha,
 	 * queue in one burst. */
 	const int64_t steps = k / 4, lines = npf + nrun;
 	const int64_t per = steps > 0 ? (lines + steps - 1) / steps : 0;
-	int64_t q = 0; /* lines requested: pf[q] next, then line q - npf of the run */
+	int64_t q = 0; /* lines requested so far (pf_line) */
 	int64_t l = 0;
 	for (; l + 4 <= k; l += 4) {
 		for (const int64_t e = q + per < lines ? q + per : lines; q < e; q++)
-			_mm_prefetch(q < npf ? (const char *)pf[q] : (const char *)run + 64 * (q - npf),
-			             _MM_HINT_T1);
+			_mm_prefetch(pf_line(pf, npf, run, q), _MM_HINT_T1);
 		rank1(c0, c1, a, b);
 		rank1(c0, c1, a + MR, b + NR);
 		rank1(c0, c1, a + 2 * MR, b + 2 * NR);
@@ -85,8 +91,7 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, float alpha,
 		b += NR;
 	}
 	for (; q < lines; q++)
-		_mm_prefetch(q < npf ? (const char *)pf[q] : (const char *)run + 64 * (q - npf),
-		             _MM_HINT_T1);
+		_mm_prefetch(pf_line(pf, npf, run, q), _MM_HINT_T1);
 
 	const __m512 va = _mm512_set1_ps(alpha);
 	if (beta == 0.0f) {

@@ -100,10 +100,10 @@ enum { MR = GK_GEMM_F64_AVX512_MR, NR = GK_GEMM_F64_AVX512_NR };
 	"12:\n\t"
 
 /* The kernel, with the lines pf[0 .. npf), then the nrun lines from run
- * on, requested along the way (none in the plain entry point). All of it, from zeroing the accumulators to
- * storing C, is in assembly: in C, gcc 12 rotated the 24 accumulators
- * through other registers and spilled two of them to the stack in every
- * unrolled iteration; and C is updated from the registers (alpha, then
+ * on, requested along the way (none in the plain entry point). All of it,
+ * from zeroing the accumulators to storing C, is in assembly: in C, gcc 12
+ * rotated the 24 accumulators through other registers and spilled two of
+ * them to the stack in every unrolled iteration; and C is updated from the registers (alpha, then
  * beta C in one FMA, the same bits as alpha * acc + beta * C in C), not
  * through a buffer on the stack, which cost a few percent of a shallow
  * product (k = 64). */
@@ -184,8 +184,8 @@ static inline __attribute__((always_inline)) void kernel(int64_t k, double alpha
 		C_UPDATE
 		: [a] "+r"(a), [b] "+r"(b), [k4] "+r"(k4), [k1] "+r"(k1), [pf] "+r"(pf), [c] "+r"(cp),
 		  [run] "+r"(rp)
-		: [per] "r"(per), [pfend] "r"(pfend), [runend] "r"(runend), [ldc] "r"(ldc), [alpha] "m"(alpha),
-		  [beta] "m"(beta)
+		: [per] "r"(per), [pfend] "r"(pfend), [runend] "r"(runend), [ldc] "r"(ldc),
+		  [alpha] "m"(alpha), [beta] "m"(beta)
 		: "rax", "r10", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
 		  "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17",
 		  "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm28", "xmm29", "xmm30",

@@ -384,7 +384,8 @@ static void medians(bench_engine *e, bench_contender *cs, int n, bench_cell *cel
 void bench_run_cell(bench_engine *e, bench_contender *cs, int n, bench_cell *cell, bench_result *res)
 {
 	for (int i = 0; i < n; i++)
-		res[i] = (bench_result){.status = BENCH_NONE, .median_s = NAN, .min_s = NAN, .max_s = NAN, .rate = NAN, .err = NAN};
+		res[i] = (bench_result){.status = BENCH_NONE, .median_s = NAN, .min_s = NAN, .max_s = NAN,
+		                        .rate = NAN, .err = NAN};
 	if (cell->series < 0 || cell->series >= BENCH_SERIES)
 		cell->series = 0;
 	if (choose(e, cs, n, cell, res) == 0)
