@@ -11,7 +11,10 @@
  *    kernels' path that fetches A ahead);
  *  - the AVX-512 kernels with row pairs and quads, with quads only, and
  *    with neither (whichever this CPU's table holds): every tile they
- *    compute differently against the reference, and bit for bit.
+ *    compute differently against the reference, and bit for bit;
+ *  - the column entries (gemm_uc_*, and the AVX-512 ones of each variant):
+ *    the same bits as the one-tile kernel called tile by tile, and nothing
+ *    else of C written.
  * Inputs are fresh random numbers (GK_TEST_SEED to repeat).
  */
 #include <math.h>
@@ -187,6 +190,76 @@ static void test_ukr_pairs(const gk_kernels *t, tu_rng *r)
 	free(c2);
 }
 
+/* One column call against the one-tile kernel tile by tile: nblk tiles nv
+ * wide, the first extra base + 1 rows tall, into two copies of one C with
+ * guard rows and columns; both buffers must agree bit for bit. */
+static void ucol_case(gk_gemm_uc_f32_fn cf, gk_gemm_u_f32_fn tf, gk_gemm_uc_f64_fn cd,
+                      gk_gemm_u_f64_fn td, unsigned dt, int64_t nblk, int64_t base,
+                      int64_t extra, int64_t nv, int64_t k, int by_cols, double beta, tu_rng *r)
+{
+	const size_t es = tu_esize(dt);
+	const int64_t m = nblk * base + extra;
+	const int64_t rs_a = by_cols ? 1 : k + 2, cs_a = by_cols ? m + 1 : 1;
+	const int64_t rs_b = nv + 3, rs_c = nv + 5, off = 2 * rs_c + 2, lc = (m + 4) * rs_c;
+	const int64_t la = (m - 1) * rs_a + (k - 1) * cs_a + 1, lb = (k - 1) * rs_b + nv;
+	void *a = tu_xmalloc((size_t)la * es), *b = tu_xmalloc((size_t)lb * es);
+	void *c1 = tu_xmalloc((size_t)lc * es), *c2 = tu_xmalloc((size_t)lc * es);
+	tu_fill(dt, a, (size_t)la, r);
+	tu_fill(dt, b, (size_t)lb, r);
+	tu_fill(dt, c1, (size_t)lc, r);
+	memcpy(c2, c1, (size_t)lc * es);
+	if (dt == GK_DTYPE_F32) {
+		cf(nblk, base, extra, nv, k, 1.25f, a, rs_a, cs_a, b, rs_b, (float)beta, (float *)c1 + off,
+		   rs_c);
+		for (int64_t ib = 0, i = 0; ib < nblk; ib++) {
+			const int64_t mv = base + (ib < extra);
+			tf(mv, nv, k, 1.25f, (const float *)a + i * rs_a, rs_a, cs_a, b, rs_b, (float)beta,
+			   (float *)c2 + off + i * rs_c, rs_c);
+			i += mv;
+		}
+	} else {
+		cd(nblk, base, extra, nv, k, 1.25, a, rs_a, cs_a, b, rs_b, beta, (double *)c1 + off, rs_c);
+		for (int64_t ib = 0, i = 0; ib < nblk; ib++) {
+			const int64_t mv = base + (ib < extra);
+			td(mv, nv, k, 1.25, (const double *)a + i * rs_a, rs_a, cs_a, b, rs_b, beta,
+			   (double *)c2 + off + i * rs_c, rs_c);
+			i += mv;
+		}
+	}
+	TU_CHECK(memcmp(c1, c2, (size_t)lc * es) == 0,
+	         "gemm_uc_%s: %lld tiles of %lld (+1 for %lld) x %lld, k=%lld, A by %s, beta=%g: not "
+	         "the bits of the tiles one by one", dt == GK_DTYPE_F32 ? "f32" : "f64",
+	         (long long)nblk, (long long)base, (long long)extra, (long long)nv, (long long)k,
+	         by_cols ? "columns" : "rows", beta);
+	free(a);
+	free(b);
+	free(c1);
+	free(c2);
+}
+
+/* Every width up to NU, row plans of one to four tiles within the row
+ * limit of that width, a few depths, A both ways, beta 0 and not. */
+static void test_ucol(const char *name, gk_gemm_uc_f32_fn cf, gk_gemm_u_f32_fn tf,
+                      gk_gemm_uc_f64_fn cd, gk_gemm_u_f64_fn td, const gk_kernels *t, tu_rng *r)
+{
+	static const int64_t ks[] = {1, 5, 32, 64, 257};
+	int n = 0;
+	for (int d = 0; d < 2; d++) {
+		const unsigned dt = d == 0 ? GK_DTYPE_F32 : GK_DTYPE_F64;
+		const int64_t mu = d == 0 ? t->gemm_u_f32_mr : t->gemm_u_f64_mr;
+		const int64_t nu = d == 0 ? t->gemm_u_f32_nr : t->gemm_u_f64_nr;
+		const int64_t vw = d == 0 ? t->gemm_u_f32_vw : t->gemm_u_f64_vw;
+		for (int64_t nv = 1; nv <= nu; nv++, n++) {
+			const int64_t lim = gk_gemm_u_rows(mu, nu, vw, nv);
+			const int64_t nblk = 1 + n % 4, base = 1 + (int64_t)(tu_next(r) % (uint64_t)lim);
+			const int64_t extra = base < lim ? (int64_t)(tu_next(r) % (uint64_t)nblk) : 0;
+			ucol_case(cf, tf, cd, td, dt, nblk, base, extra, nv, ks[n % 5], n % 3 == 1,
+			          n % 2 ? 0.0 : -0.5, r);
+		}
+	}
+	printf("%s: column entries: %d row plans, the bits of the tiles one by one\n", name, n);
+}
+
 int main(void)
 {
 	tu_rng r;
@@ -206,8 +279,23 @@ int main(void)
 		         "%s: an unpacked tile is not a whole number of vectors wide", t->name);
 		test_ukr(t, GK_DTYPE_F32, &r);
 		test_ukr(t, GK_DTYPE_F64, &r);
-		if (strcmp(t->name, "avx512") == 0)
+		TU_CHECK((t->gemm_uc_f32 == NULL) == (t->gemm_uc_f64 == NULL),
+		         "%s: a column entry for one precision only", t->name);
+		if (t->gemm_uc_f32 != NULL)
+			test_ucol(t->name, t->gemm_uc_f32, t->gemm_u_f32, t->gemm_uc_f64, t->gemm_u_f64, t,
+			          &r);
+		if (strcmp(t->name, "avx512") == 0) {
 			test_ukr_pairs(t, &r);
+			test_ucol("avx512 (pairs)", gk_gemm_u_f32_avx512_6x64p_col,
+			          gk_gemm_u_f32_avx512_6x64p, gk_gemm_u_f64_avx512_6x32p_col,
+			          gk_gemm_u_f64_avx512_6x32p, t, &r);
+			test_ucol("avx512 (quads)", gk_gemm_u_f32_avx512_6x64q_col,
+			          gk_gemm_u_f32_avx512_6x64q, gk_gemm_u_f64_avx512_6x32q_col,
+			          gk_gemm_u_f64_avx512_6x32q, t, &r);
+			test_ucol("avx512 (one row a vector)", gk_gemm_u_f32_avx512_6x64_col,
+			          gk_gemm_u_f32_avx512_6x64, gk_gemm_u_f64_avx512_6x32_col,
+			          gk_gemm_u_f64_avx512_6x32, t, &r);
+		}
 	}
 	return tu_finish("test_gemm_unpacked");
 }

@@ -155,6 +155,26 @@ typedef void (*gk_gemm_u_f64_fn)(int64_t mv, int64_t nv, int64_t k, double alpha
                                  double *restrict c, int64_t rs_c);
 
 /*
+ * A column of unpacked tiles: nblk tiles of nv columns one under the other,
+ * the first extra of them base + 1 rows tall, the others base, each within
+ * the row limit above. The same as calling the unpacked kernel on each tile
+ * in turn (A's and C's rows advancing by the tile's rows; the same bits),
+ * with one call for the column instead of one for each tile, each of which
+ * works out its masks and switches on its shape again: on an Emerald
+ * Rapids core, DGEMM 16^3 and 32^3 ran 1.05x as fast, SGEMM 64^3 1.02x
+ * (docs/KERNELS.md). Optional in a table (NULL: the driver calls the
+ * one-tile kernel per tile).
+ */
+typedef void (*gk_gemm_uc_f32_fn)(int64_t nblk, int64_t base, int64_t extra, int64_t nv,
+                                  int64_t k, float alpha, const float *restrict a, int64_t rs_a,
+                                  int64_t cs_a, const float *restrict b, int64_t rs_b,
+                                  float beta, float *restrict c, int64_t rs_c);
+typedef void (*gk_gemm_uc_f64_fn)(int64_t nblk, int64_t base, int64_t extra, int64_t nv,
+                                  int64_t k, double alpha, const double *restrict a,
+                                  int64_t rs_a, int64_t cs_a, const double *restrict b,
+                                  int64_t rs_b, double beta, double *restrict c, int64_t rs_c);
+
+/*
  * Edge tiles of the packed way, for the last few columns of C (n % NR of
  * them), with the rows of the tile along the vector: C(mv x nv) := beta * C
  * + alpha * A * B, 1 <= mv <= the table's gemm_e_*_mr (one vector) and
@@ -334,6 +354,9 @@ typedef struct gk_kernels {
 	int gemm_u_f32_mr, gemm_u_f32_nr, gemm_u_f32_vw;
 	gk_gemm_u_f64_fn gemm_u_f64;
 	int gemm_u_f64_mr, gemm_u_f64_nr, gemm_u_f64_vw;
+	/* The same kernels by columns of tiles (NULL: tile by tile). */
+	gk_gemm_uc_f32_fn gemm_uc_f32;
+	gk_gemm_uc_f64_fn gemm_uc_f64;
 	/* The small products that the blocked driver computes with the
 	 * unpacked kernels rather than packing (way 1): at most
 	 * GK_BLOCKED_SMALL_DIM a side and m n k at most this cubed per

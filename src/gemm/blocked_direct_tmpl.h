@@ -140,6 +140,25 @@ static inline void GK_FN(rowplan_init)(GK_FN(rowplan) *rp, int64_t rows, int64_t
 	rp->extra = rows - rp->base * rp->nblk;
 }
 
+/* The tiles of rp, nv columns wide, one under the other: one call of the
+ * table's column kernel where it has one, else one call per tile. */
+static inline void GK_FN(ucol)(const gk_kernels *kn, const GK_FN(rowplan) *rp, int64_t nv,
+                               int64_t k, GK_T alpha, const GK_T *a, int64_t rs_a, int64_t cs_a,
+                               const GK_T *b, int64_t rs_b, GK_T beta, GK_T *c, int64_t rs_c)
+{
+	if (rp->nblk > 1 && kn->GK_UKR_UC != NULL) {
+		kn->GK_UKR_UC(rp->nblk, rp->base, rp->extra, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta,
+		              c, rs_c);
+		return;
+	}
+	for (int64_t ib = 0; ib < rp->nblk; ib++) {
+		const int64_t mv = rp->base + (ib < rp->extra);
+		kn->GK_UKR_U(mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
+		a += mv * rs_a;
+		c += mv * rs_c;
+	}
+}
+
 /* ---- the direct calls --------------------------------------------------- */
 
 /* All of C one column of tiles of the unpacked kernel, k one block, one
@@ -158,15 +177,8 @@ static inline __attribute__((always_inline)) gk_status GK_FN(direct)(const GK_AR
 {
 	GK_FN(rowplan) rp;
 	GK_FN(rowplan_init)(&rp, p->m, rows);
-	const GK_T *a = p->a;
-	GK_T *c = p->c;
-	for (int64_t ib = 0; ib < rp.nblk; ib++) {
-		const int64_t mv = rp.base + (ib < rp.extra);
-		p->kern->GK_UKR_U(mv, p->n, p->k, p->alpha, a, p->rs_a, p->cs_a, p->b, p->rs_b, p->beta, c,
-		                  p->rs_c);
-		a += mv * p->rs_a;
-		c += mv * p->rs_c;
-	}
+	GK_FN(ucol)(p->kern, &rp, p->n, p->k, p->alpha, p->a, p->rs_a, p->cs_a, p->b, p->rs_b, p->beta,
+	            p->c, p->rs_c);
 	return GK_OK;
 }
 

@@ -6,9 +6,9 @@
 #define GK_UKR gemm_f32
 #define GK_UKR_PF gemm_pf_f32
 #define GK_UKR_U gemm_u_f32
+#define GK_UKR_UC gemm_uc_f32
 #define GK_UKR_E gemm_e_f32
 #define GK_EMR gemm_e_f32_mr
-#define GK_UKR_U_FN gk_gemm_u_f32_fn
 #define GK_UMR gemm_u_f32_mr
 #define GK_UNR gemm_u_f32_nr
 #define GK_UVW gemm_u_f32_vw

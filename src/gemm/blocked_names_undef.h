@@ -4,9 +4,9 @@
 #undef GK_UKR
 #undef GK_UKR_PF
 #undef GK_UKR_U
+#undef GK_UKR_UC
 #undef GK_UKR_E
 #undef GK_EMR
-#undef GK_UKR_U_FN
 #undef GK_UMR
 #undef GK_UNR
 #undef GK_UVW

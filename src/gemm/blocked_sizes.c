@@ -264,8 +264,22 @@ static void blocking(int64_t es, int64_t mr, int64_t nr, int deep, int64_t m, in
 
 void gk_gemm_blocking_get(size_t esize, int64_t mr, int64_t nr, gk_gemm_blocking *out)
 {
-	pthread_once(&cache_once, read_caches);
-	blocking((int64_t)esize, mr, nr, 0, 0, 0, out);
+	/* The last answer, per thread, as in gk_gemm_kc: the unpacked way asks
+	 * it on every call of more than one column sliver (0.4% of a 64^3
+	 * DGEMM). */
+	static _Thread_local struct {
+		int64_t es, mr, nr;
+		gk_gemm_blocking b;
+	} last;
+	const int64_t es = (int64_t)esize;
+	if (last.es != es || last.mr != mr || last.nr != nr) {
+		pthread_once(&cache_once, read_caches);
+		blocking(es, mr, nr, 0, 0, 0, &last.b);
+		last.es = es;
+		last.mr = mr;
+		last.nr = nr;
+	}
+	*out = last.b;
 }
 
 void gk_gemm_blocking_for(size_t esize, int64_t mr, int64_t nr, int64_t m, int64_t n, int64_t k,

@@ -249,12 +249,8 @@ static inline void GK_FN(tile)(const GK_FN(plan) *pl, int64_t mv, int64_t nv, in
 		 * the AVX-512 SGEMM ran 2% slower (7 FMA chains; 1762 x 80 x
 		 * 307, bench/results/2026-11-29-emr-edge/thin_cols.log). */
 		GK_FN(rowplan_init)(&rp, mv, GK_FN(urows)(p->kern, w, 0));
-		for (int64_t ib = 0, i = 0; ib < rp.nblk; ib++) {
-			const int64_t h = rp.base + (ib < rp.extra);
-			p->kern->GK_UKR_U(h, w, kc, p->alpha, as + i, 1, pl->mr, bs + j, pl->nr, beta,
-			                  c + i * p->rs_c + j, p->rs_c);
-			i += h;
-		}
+		GK_FN(ucol)(p->kern, &rp, w, kc, p->alpha, as, 1, pl->mr, bs + j, pl->nr, beta, c + j,
+		            p->rs_c);
 	}
 }
 

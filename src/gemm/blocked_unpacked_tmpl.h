@@ -18,18 +18,12 @@ static inline void GK_FN(ublock)(const GK_ARGS *p, int64_t r0, int64_t j0, int64
                                  const GK_T *a, const GK_T *b, int64_t rs_b, int64_t ps_b,
                                  const GK_T *bbuf, GK_T *c, int64_t rs_c)
 {
-	const GK_UKR_U_FN u = p->kern->GK_UKR_U;
 	const int64_t nr = p->kern->GK_UNR;
 	for (int64_t j = j0, js = 0; j < j1; j += nr, js++) {
 		const int64_t nv = GK_FN(min)(nr, j1 - j);
 		const GK_T *bj = bbuf != NULL ? bbuf + js * ps_b : b + j;
-		const GK_FN(rowplan) *rp = nv < nr ? last : full;
-		for (int64_t ib = 0, i = r0; ib < rp->nblk; ib++) {
-			const int64_t mv = rp->base + (ib < rp->extra);
-			u(mv, nv, kv, alpha, a + i * p->rs_a, p->rs_a, p->cs_a, bj, rs_b, bt,
-			  c + i * rs_c + j, rs_c);
-			i += mv;
-		}
+		GK_FN(ucol)(p->kern, nv < nr ? last : full, nv, kv, alpha, a + r0 * p->rs_a, p->rs_a,
+		            p->cs_a, bj, rs_b, bt, c + r0 * rs_c + j, rs_c);
 	}
 }
 

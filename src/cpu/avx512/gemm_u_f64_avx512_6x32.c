@@ -46,7 +46,7 @@ enum {
 #define ROW(i) (*ROWP(i))
 
 /* One step of k: row l of B (at b) times column l of A (at a). */
-static inline __attribute__((always_inline)) void step(const int MV, const int NV, const int HALF,
+static inline __attribute__((always_inline)) void step(const int MV, const int NV, const int H,
                                                        const double *restrict a, const double *restrict a8,
                                                        int64_t rs_a, const double *restrict b,
                                                        __mmask8 ml,
@@ -55,12 +55,12 @@ static inline __attribute__((always_inline)) void step(const int MV, const int N
 	/* The first line of the same row's next NR columns (kernel_api.h);
 	 * all four of them measured up to 20% slower where B is in cache. */
 	_mm_prefetch((const char *)(b + NR), _MM_HINT_T0);
-	const int NF = NV - HALF;
+	const int HALF = H == 1, NF = NV - HALF;
 	__m512d bv[NV_MAX];
 	__m256d bh = _mm256_setzero_pd();
 #pragma GCC unroll 4
 	for (int v = 0; v < NF; v++)
-		bv[v] = HALF || v < NF - 1 ? _mm512_loadu_pd(b + VW * v)
+		bv[v] = H != 0 || v < NF - 1 ? _mm512_loadu_pd(b + VW * v)
 		                           : _mm512_maskz_loadu_pd(ml, b + VW * v);
 	if (HALF)
 		bh = _mm256_maskz_loadu_pd(mh, b + VW * NF);
@@ -81,11 +81,12 @@ static inline __attribute__((always_inline)) void step(const int MV, const int N
 	}
 }
 
-/* The tile with MV rows of NV vectors, the last one of 4 lanes when
- * HALF: constants after inlining (MV * NV <= ACC); ml masks the columns
- * of the last full vector when there is no half one, mh those of the half
- * one. */
-static inline __attribute__((always_inline)) void tile(const int MV, const int NV, const int HALF,
+/* The tile with MV rows of NV vectors, constants after inlining (MV * NV
+ * <= ACC), the last vector by H: 0, a full-width one cut to the columns
+ * in ml; 1 (HALF), one of 4 lanes cut to those in mh; 2, a whole one, no
+ * mask (a masked load in each step of the k loop cost 1-4% of a 64^3
+ * DGEMM on an Emerald Rapids core, docs/KERNELS.md). */
+static inline __attribute__((always_inline)) void tile(const int MV, const int NV, const int H,
                                                        int64_t k, double alpha,
                                                        const double *restrict a, int64_t rs_a,
                                                        int64_t cs_a, const double *restrict b,
@@ -93,7 +94,7 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
                                                        double *restrict c, int64_t rs_c,
                                                        __mmask8 ml, __mmask8 mh)
 {
-	const int NF = NV - HALF; /* full vectors */
+	const int HALF = H == 1, NF = NV - HALF; /* full vectors */
 	const double *restrict a8 = MV > 8 ? a + 8 * rs_a : a; /* ROWP() */
 	__m512d acc[ACC];
 	__m256d acch[ACC];
@@ -119,21 +120,21 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 					__builtin_prefetch(ROWP(i) + LINE * PF_LINES);
 #pragma GCC unroll 1
 			for (int q = 0; q < LINE; q++, a += cs_a, a8 += cs_a, b += rs_b)
-				step(MV, NV, HALF, a, a8, rs_a, b, ml, mh, acc, acch);
+				step(MV, NV, H, a, a8, rs_a, b, ml, mh, acc, acch);
 		}
 		for (; l < k; l++, a += cs_a, a8 += cs_a, b += rs_b)
-			step(MV, NV, HALF, a, a8, rs_a, b, ml, mh, acc, acch);
+			step(MV, NV, H, a, a8, rs_a, b, ml, mh, acc, acch);
 	} else if (MV * NV < 8) {
 		/* Unrolled by four where a step is only a few FMAs, the loop
 		 * overhead then being worth saving; else left rolled, which keeps
 		 * the code of the many row counts small. */
 #pragma GCC unroll 4
 		for (int64_t l = 0; l < k; l++, a += cs_a, a8 += cs_a, b += rs_b)
-			step(MV, NV, HALF, a, a8, rs_a, b, ml, mh, acc, acch);
+			step(MV, NV, H, a, a8, rs_a, b, ml, mh, acc, acch);
 	} else {
 #pragma GCC unroll 1
 		for (int64_t l = 0; l < k; l++, a += cs_a, a8 += cs_a, b += rs_b)
-			step(MV, NV, HALF, a, a8, rs_a, b, ml, mh, acc, acch);
+			step(MV, NV, H, a, a8, rs_a, b, ml, mh, acc, acch);
 	}
 	const __m512d va = _mm512_set1_pd(alpha), vb = _mm512_set1_pd(beta);
 #pragma GCC unroll 16
@@ -145,7 +146,7 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 			/* Only the last vector of a row may be cut short: the others
 			 * need no mask, which keeps the masks out of the loop's
 			 * registers. */
-			if (HALF || v < NF - 1) {
+			if (H != 0 || v < NF - 1) {
 				if (beta != 0.0)
 					r = _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci + VW * v), r);
 				_mm512_storeu_pd(ci + VW * v, r);
@@ -169,7 +170,7 @@ static inline __attribute__((always_inline)) void tile(const int MV, const int N
 #include "gemm_u_tiles_avx512.h"
 
 static inline __attribute__((always_inline)) void
-u_kernel(const int groups, int64_t mv, int64_t nv, int64_t k, double alpha,
+u_kernel(const int groups, int64_t count, int64_t mv, int64_t nv, int64_t k, double alpha,
          const double *restrict a, int64_t rs_a, int64_t cs_a,
          const double *restrict b, int64_t rs_b, double beta,
          double *restrict c, int64_t rs_c)
@@ -177,7 +178,7 @@ u_kernel(const int groups, int64_t mv, int64_t nv, int64_t k, double alpha,
 	/* nvec vectors, the last one holding the last w columns: a half vector
 	 * when w <= 4. */
 	const int64_t nvec = (nv + VW - 1) / VW, w = nv - VW * (nvec - 1);
-	const int half = w <= VW / 2;
+	const int half = w <= VW / 2, whole = w == VW;
 	const __mmask8 ml = (__mmask8)((1u << w) - 1);
 	const __mmask8 mh = (__mmask8)((1u << w) - 1);
 	switch (nvec) {
@@ -186,8 +187,9 @@ u_kernel(const int groups, int64_t mv, int64_t nv, int64_t k, double alpha,
 		 * quads); 4, only those of at most a quarter, as quads. */
 		if (groups && groups * nv <= VW && mv >= (groups == 2 ? 2 : 4) &&
 		    k >= GK_GEMM_U_PAIRS_MIN_K) {
-			gk_gemm_u_pairs_f64_avx512(mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c,
-			                           rs_c);
+			for (int64_t t = 0; t < count; t++, a += mv * rs_a, c += mv * rs_c)
+				gk_gemm_u_pairs_f64_avx512(mv, nv, k, alpha, a, rs_a, cs_a, b, rs_b,
+				                           beta, c, rs_c);
 			break;
 		}
 		switch (mv) { ROWS16(1); default: break; }

@@ -68,6 +68,24 @@ void gk_gemm_u_f64_avx512_6x32q(int64_t mv, int64_t nv, int64_t k, double alpha,
                                 const double *restrict a, int64_t rs_a, int64_t cs_a,
                                 const double *restrict b, int64_t rs_b, double beta,
                                 double *restrict c, int64_t rs_c);
+/* Each of the six above as a column of tiles (gk_gemm_uc_f32_fn,
+ * gk_gemm_uc_f64_fn). */
+#define GK_UC_F32(name)                                                                         \
+	void name(int64_t nblk, int64_t base, int64_t extra, int64_t nv, int64_t k, float alpha, \
+	          const float *restrict a, int64_t rs_a, int64_t cs_a, const float *restrict b,   \
+	          int64_t rs_b, float beta, float *restrict c, int64_t rs_c)
+#define GK_UC_F64(name)                                                                          \
+	void name(int64_t nblk, int64_t base, int64_t extra, int64_t nv, int64_t k, double alpha, \
+	          const double *restrict a, int64_t rs_a, int64_t cs_a, const double *restrict b,  \
+	          int64_t rs_b, double beta, double *restrict c, int64_t rs_c)
+GK_UC_F32(gk_gemm_u_f32_avx512_6x64_col);
+GK_UC_F32(gk_gemm_u_f32_avx512_6x64p_col);
+GK_UC_F32(gk_gemm_u_f32_avx512_6x64q_col);
+GK_UC_F64(gk_gemm_u_f64_avx512_6x32_col);
+GK_UC_F64(gk_gemm_u_f64_avx512_6x32p_col);
+GK_UC_F64(gk_gemm_u_f64_avx512_6x32q_col);
+#undef GK_UC_F32
+#undef GK_UC_F64
 /* Edge tiles of the packed way (gk_gemm_e_f32_fn, gk_gemm_e_f64_fn). */
 void gk_gemm_e_f32_avx512(int64_t mv, int64_t nv, int64_t k, float alpha, const float *restrict a,
                           int64_t cs_a, const float *restrict b, int64_t rs_b, float beta,
