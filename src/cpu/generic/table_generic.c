@@ -47,6 +47,9 @@ void gk_kernels_init_generic(gk_kernels *t)
 	t->gemm_u_f64_mr = GK_GEMM_U_F64_GENERIC_MR;
 	t->gemm_u_f64_nr = GK_GEMM_U_F64_GENERIC_NR;
 	t->gemm_u_f64_vw = GK_GEMM_U_F64_GENERIC_VW;
+	/* No column entries: the driver calls the unpacked kernel per tile. */
+	t->gemm_uc_f32 = 0;
+	t->gemm_uc_f64 = 0;
 	for (int i = 0; i < 2; i++)
 		t->gemm_u_f32_cube[i] = t->gemm_u_f64_cube[i] = GK_KERNELS_U_CUBE;
 	t->pack_t_f32 = 0;
