@@ -13,10 +13,12 @@
  * nv <= 32, 8 when nv <= 48, or 6.
  * Needs AVX-512F and VL.
  *
- * One copy of the loop per row count and per number of vectors in a row of
- * the tile, both constants there, each in a function of its own. The columns past nv are masked, so loads
- * of B and stores of C touch nothing outside the tile and every FMA that
- * runs is one of the tile's; a last vector of at most 8 columns is a
+ * One copy of the loop per row count, per number of vectors in a row of
+ * the tile and per kind of last vector (cut short, half, whole), all
+ * constants there, each in a function of its own. The columns past nv are
+ * masked, so loads of B and stores of C touch nothing outside the tile and
+ * every FMA that runs is one of the tile's (a whole last vector needs no
+ * mask, and its loads have none); a last vector of at most 8 columns is a
  * 256-bit one, which a core that splits 512-bit operations in two halves
  * (AMD Zen 4) runs at half the cost: 8 columns, or 24, waste no FMA there.
  * Registers: 24 accumulators at most, up to 4 for a row of B; the A entries
