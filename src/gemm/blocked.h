@@ -88,6 +88,15 @@
  * each task at least COLS_MIN column slivers, since each task packs all of
  * A again. */
 #define GK_BLOCKED_TASKS 4
+/* ... but in the unpacked way (way 1) no task of less than about this many
+ * multiply-adds, while each thread has one: a task there is a tile or two
+ * of a small product, and claiming it costs about what computing a tile
+ * does. On two threads of an Emerald Rapids guest, against four tasks per
+ * thread: SGEMM 64^3 1.15x, DGEMM 64^3 1.20x, SGEMM and DGEMM 96^3 1.08x
+ * faster with the AVX-512 kernels, SGEMM and DGEMM 64^3 1.14x with the
+ * AVX2 ones; 128^3 (four tasks a thread either way) the same
+ * (bench/results/2026-11-30-emr-tasks/). */
+#define GK_BLOCKED_UTASK_WORK 262144.0
 #define GK_BLOCKED_RUN_MIN 4
 #define GK_BLOCKED_COLS_MIN 128
 /* With fewer row blocks of A than threads, the packed way cuts the rows

@@ -208,6 +208,17 @@ static inline int64_t GK_FN(ntasks)(int nt, int64_t most)
 	return most < 1 ? 1 : want < most ? want : most;
 }
 
+/* The same for the unpacked way, whose product has `work` multiply-adds:
+ * as many tasks per thread as GK_BLOCKED_UTASK_WORK goes into its share,
+ * at least one and at most GK_BLOCKED_TASKS. */
+static inline int64_t GK_FN(utasks)(int nt, int64_t most, double work)
+{
+	const double per = work / ((double)nt * GK_BLOCKED_UTASK_WORK);
+	const int64_t each = per < 1.0 ? 1 : per > GK_BLOCKED_TASKS ? GK_BLOCKED_TASKS : (int64_t)per;
+	const int64_t want = nt > 1 ? each * nt : 1;
+	return most < 1 ? 1 : want < most ? want : most;
+}
+
 /* A sliver's length in elements (blocked.h). */
 #define GK_SLIVER(r, kc) gk_gemm_sliver(r, kc, sizeof(GK_T))
 

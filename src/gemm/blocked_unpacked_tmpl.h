@@ -140,7 +140,8 @@ static gk_status GK_FN(unpacked)(const GK_ARGS *p, int nt, int64_t kc)
 	if (nt == 1) {
 		GK_FN(usweep)(p, 0, p->m, 0, p->n, 0, p->k, kc, p->alpha, p->beta, p->c, p->rs_c, ws);
 	} else {
-		const int64_t tasks = GK_FN(ntasks)(nt, msl * nsl);
+		const int64_t tasks =
+			GK_FN(utasks)(nt, msl * nsl, (double)p->m * (double)p->n * (double)p->k);
 		/* A product of few rows in columns only, while they are enough:
 		 * each part of the rows would read all of B again, and it is B
 		 * that streams from memory. On two threads of a Zen 5 guest,
