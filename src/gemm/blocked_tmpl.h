@@ -201,22 +201,27 @@ static inline int64_t GK_FN(cols_most)(int64_t nc, int64_t nr)
 }
 
 /* How many tasks to cut a job into for nt threads: one for one thread,
- * else GK_BLOCKED_TASKS per thread, at most `most` (at least one). */
-static inline int64_t GK_FN(ntasks)(int nt, int64_t most)
+ * else `each` per thread, at most `most` (at least one). */
+static inline int64_t GK_FN(tasks_of)(int nt, int64_t each, int64_t most)
 {
-	const int64_t want = nt > 1 ? (int64_t)GK_BLOCKED_TASKS * nt : 1;
+	const int64_t want = nt > 1 ? each * nt : 1;
 	return most < 1 ? 1 : want < most ? want : most;
 }
 
-/* The same for the unpacked way, whose product has `work` multiply-adds:
- * as many tasks per thread as GK_BLOCKED_UTASK_WORK goes into its share,
- * at least one and at most GK_BLOCKED_TASKS. */
+/* GK_BLOCKED_TASKS per thread. */
+static inline int64_t GK_FN(ntasks)(int nt, int64_t most)
+{
+	return GK_FN(tasks_of)(nt, GK_BLOCKED_TASKS, most);
+}
+
+/* The unpacked way, whose product has `work` multiply-adds: as many tasks
+ * per thread as GK_BLOCKED_UTASK_WORK goes into its share, at least one and
+ * at most GK_BLOCKED_TASKS. */
 static inline int64_t GK_FN(utasks)(int nt, int64_t most, double work)
 {
 	const double per = work / ((double)nt * GK_BLOCKED_UTASK_WORK);
-	const int64_t each = per < 1.0 ? 1 : per > GK_BLOCKED_TASKS ? GK_BLOCKED_TASKS : (int64_t)per;
-	const int64_t want = nt > 1 ? each * nt : 1;
-	return most < 1 ? 1 : want < most ? want : most;
+	return GK_FN(tasks_of)(nt, per < 1.0 ? 1 : per > GK_BLOCKED_TASKS ? GK_BLOCKED_TASKS : (int64_t)per,
+	                       most);
 }
 
 /* A sliver's length in elements (blocked.h). */
