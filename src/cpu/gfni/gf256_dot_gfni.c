@@ -28,6 +28,17 @@
 
 #define VEC 64
 
+/* With GK_GF256_FAR (the inputs come from past L2) and at least
+ * GK_GFNI_PF_MIN_K inputs, each input is also requested GK_GFNI_PF_AHEAD
+ * bytes ahead of the vectors in work: with a dozen or more read streams the
+ * hardware prefetchers lose some of them. On a Zen 5 core, 1 MiB shards, one
+ * thread, against ISA-L in the same run: 12+4 encode 1.23x -> 2.56x, decode
+ * 1.27x -> 2.18x, 28+4 2.2-2.5x -> 3.4-3.8x, 10+4 1.2-1.5x -> 1.5-2.1x;
+ * 4+2 and 6+3, whose few streams the hardware follows, ran 3-17% slower
+ * with it, so they do without (bench/results/2026-11-30-zen5-gf-prefetch/). */
+#define GK_GFNI_PF_AHEAD 512
+#define GK_GFNI_PF_MIN_K 9
+
 static inline __m512i xor3(__m512i a, __m512i b, __m512i c)
 {
 	return _mm512_ternarylogic_epi32(a, b, c, 0x96);
@@ -47,10 +58,11 @@ static inline __m512i mul(__m512i x, __m512i a)
 
 /* nv vectors (2 or 4) at i of every row: s[v][r] = (dst[r]'s when acc) ^
  * the sum over j of c(r, j) * src[j]'s vector v, inputs in pairs, then
- * stored. */
+ * stored; with ahead > 0, each input's lines `ahead` bytes on requested. */
 static inline __attribute__((always_inline)) void
 step(int rows, int nv, int64_t i, int64_t k, int64_t mstride, const uint8_t *restrict coef,
-     const uint8_t *const *restrict src, uint8_t *const *restrict dst, int acc, int nt)
+     const uint8_t *const *restrict src, uint8_t *const *restrict dst, int acc, int nt,
+     int64_t ahead)
 {
 	__m512i s[4][GK_GF256_MAX_ROWS];
 	for (int v = 0; v < nv; v++)
@@ -63,6 +75,11 @@ step(int rows, int nv, int64_t i, int64_t k, int64_t mstride, const uint8_t *res
 			a[v] = _mm512_loadu_si512(src[j] + i + v * VEC);
 			b[v] = _mm512_loadu_si512(src[j + 1] + i + v * VEC);
 		}
+		if (ahead)
+			for (int v = 0; v < nv; v++) {
+				_mm_prefetch((const char *)(src[j] + i + ahead + v * VEC), _MM_HINT_T0);
+				_mm_prefetch((const char *)(src[j + 1] + i + ahead + v * VEC), _MM_HINT_T0);
+			}
 		const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
 		for (int r = 0; r < rows; r++) {
 			const __m512i ma = load_matrix(c + r * mstride);
@@ -75,6 +92,9 @@ step(int rows, int nv, int64_t i, int64_t k, int64_t mstride, const uint8_t *res
 		__m512i a[4];
 		for (int v = 0; v < nv; v++)
 			a[v] = _mm512_loadu_si512(src[j] + i + v * VEC);
+		if (ahead)
+			for (int v = 0; v < nv; v++)
+				_mm_prefetch((const char *)(src[j] + i + ahead + v * VEC), _MM_HINT_T0);
 		const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
 		for (int r = 0; r < rows; r++) {
 			const __m512i ma = load_matrix(c + r * mstride);
@@ -92,6 +112,7 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 {
 	const int64_t mstride = k * GK_GF256_AFFINE_BYTES;
 	const int nt = gk_gf256_streams(rows, dst, off, acc);
+	const int64_t ahead = (acc & GK_GF256_FAR) && k >= GK_GFNI_PF_MIN_K ? GK_GFNI_PF_AHEAD : 0;
 	acc &= GK_GF256_ACC;
 	__m512i s0[GK_GF256_MAX_ROWS];
 	int64_t i = off;
@@ -101,9 +122,9 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 	 * flight: 12+4 decode 0.86-1.0x.) */
 	if (rows <= 2 && k <= 8)
 		for (; i + 4 * VEC <= end; i += 4 * VEC)
-			step(rows, 4, i, k, mstride, coef, src, dst, acc, nt);
+			step(rows, 4, i, k, mstride, coef, src, dst, acc, nt, ahead);
 	for (; i + 2 * VEC <= end; i += 2 * VEC)
-		step(rows, 2, i, k, mstride, coef, src, dst, acc, nt);
+		step(rows, 2, i, k, mstride, coef, src, dst, acc, nt, ahead);
 	if (nt)
 		_mm_sfence();
 	/* At most two more vectors, the last one partial: masked throughout. */
