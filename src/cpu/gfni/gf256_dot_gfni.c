@@ -30,12 +30,15 @@
 
 /* With GK_GF256_FAR (the inputs come from past L2) and at least
  * GK_GFNI_PF_MIN_K inputs, each input is also requested GK_GFNI_PF_AHEAD
- * bytes ahead of the vectors in work: with a dozen or more read streams the
- * hardware prefetchers lose some of them. On a Zen 5 core, 1 MiB shards, one
- * thread, against ISA-L in the same run: 12+4 encode 1.23x -> 2.56x, decode
- * 1.27x -> 2.18x, 28+4 2.2-2.5x -> 3.4-3.8x, 10+4 1.2-1.5x -> 1.5-2.1x;
- * 4+2 and 6+3, whose few streams the hardware follows, ran 3-17% slower
- * with it, so they do without (bench/results/2026-11-30-zen5-gf-prefetch/). */
+ * bytes ahead of the vectors in work: a dozen read streams or more are more
+ * than the hardware prefetchers always follow. On a Zen 5 guest, 1 thread,
+ * 1 MiB shards, against ISA-L in the same run: in one phase of the host
+ * 12+4 encode 1.23x -> 2.36-2.56x, decode 1.27x -> 2.00-2.18x, 28+4
+ * 2.2-2.5x -> 3.1-3.8x; half an hour later, when the hardware kept up (12+4
+ * encode 2.0x without), within the noise either way (10+4 and 28+4 on 1
+ * MiB 0.97-1.15x, 28+4 on 64 KiB 0.90-1.02x). 4+2 and 6+3, whose few
+ * streams the hardware follows, ran 3-17% slower with it and do without
+ * (bench/results/2026-11-30-zen5-gf-prefetch/). */
 #define GK_GFNI_PF_AHEAD 512
 #define GK_GFNI_PF_MIN_K 9
 

@@ -35,12 +35,14 @@
 
 /* With GK_GF256_FAR (the inputs come from past L2) and at least
  * GK_GFNI_PF_MIN_K inputs, the main loop also requests each input's line
- * GK_GFNI_PF_AHEAD bytes ahead: with a dozen or more read streams the
- * hardware prefetchers lose some of them. On a Zen 5 core, 1 MiB shards, one
- * thread, against ISA-L's AVX2 path in the same run: 10+4 and 12+4 encode
- * 1.9-2.0x -> 2.5-2.6x, decode 1.7-1.8x -> 3.0-3.3x, 28+4 2.3-2.5x ->
- * 3.1-3.6x (256 bytes ahead: about half the gain); 4+2 unchanged without
- * it (bench/results/2026-11-30-zen5-gf-prefetch/). */
+ * GK_GFNI_PF_AHEAD bytes ahead: a dozen read streams or more are more than
+ * the hardware prefetchers always follow. On a Zen 5 guest, 1 thread, 1 MiB
+ * shards, against ISA-L's AVX2 path in the same run: in one phase of the
+ * host 10+4 and 12+4 encode 1.9-2.0x -> 2.5-2.6x, decode 1.7-1.8x ->
+ * 3.0-3.3x, 28+4 2.3-2.5x -> 3.1-3.6x (256 bytes ahead: about half the
+ * gain); later, when the hardware kept up (10+4 encode 2.55x without),
+ * within 2% either way; 4+2 unchanged
+ * (bench/results/2026-11-30-zen5-gf-prefetch/). */
 #define GK_GFNI_PF_AHEAD 512
 #define GK_GFNI_PF_MIN_K 9
 
