@@ -79,6 +79,10 @@
  * or quads (gemm_u_grouped): eight rows are only four accumulators (two)
  * there, and sixteen measured 1.38-1.50x faster along a long k. */
 #define GK_BLOCKED_ULONG_K 256
+/* The least rows of a column of unpacked tiles whose last columns past its
+ * whole vectors go to row pairs or quads of their own (usplit in
+ * blocked_direct_tmpl.h). */
+#define GK_BLOCKED_USPLIT_MIN_ROWS 64
 
 /* Threads take tasks from a shared list (pool.h), GK_BLOCKED_TASKS per
  * thread or so, so that the work of a thread that starts late, or loses its

@@ -142,9 +142,9 @@ static inline void GK_FN(rowplan_init)(GK_FN(rowplan) *rp, int64_t rows, int64_t
 
 /* The tiles of rp, nv columns wide, one under the other: one call of the
  * table's column kernel where it has one, else one call per tile. */
-static inline void GK_FN(ucol)(const gk_kernels *kn, const GK_FN(rowplan) *rp, int64_t nv,
-                               int64_t k, GK_T alpha, const GK_T *a, int64_t rs_a, int64_t cs_a,
-                               const GK_T *b, int64_t rs_b, GK_T beta, GK_T *c, int64_t rs_c)
+static inline void GK_FN(ucol1)(const gk_kernels *kn, const GK_FN(rowplan) *rp, int64_t nv,
+                                int64_t k, GK_T alpha, const GK_T *a, int64_t rs_a, int64_t cs_a,
+                                const GK_T *b, int64_t rs_b, GK_T beta, GK_T *c, int64_t rs_c)
 {
 	if (rp->nblk > 1 && kn->GK_UKR_UC != NULL) {
 		kn->GK_UKR_UC(rp->nblk, rp->base, rp->extra, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta,
@@ -157,6 +157,46 @@ static inline void GK_FN(ucol)(const gk_kernels *kn, const GK_FN(rowplan) *rp, i
 		a += mv * rs_a;
 		c += mv * rs_c;
 	}
+}
+
+/* The columns of a column of tiles nv wide past its whole vectors that go
+ * to tiles of their own, or 0: where the kernels compute that many columns
+ * with several rows in a vector (row pairs or quads, kn->gemm_u_grouped),
+ * so that the wide tiles do not carry a vector of mostly masked lanes in
+ * every row. Only with more than two whole vectors and at least
+ * GK_BLOCKED_USPLIT_MIN_ROWS rows: a second column of tiles over few rows costs
+ * more than it saves (SGEMM 18^3-24^3 0.61-0.76x, DGEMM 17^3-25^3
+ * 0.76-0.94x). On a Zen 5 core (pairs and quads), one thread, SGEMM 97^3 to
+ * 101^3 1.01-1.04x, 116^3-244^3 1.01-1.03x, DGEMM 82^3-115^3 1.00-1.01x
+ * (bench/results/2026-11-30-zen5-usplit/). The sums of each element of C
+ * are the same either way. */
+static inline int64_t GK_FN(usplit)(const gk_kernels *kn, int64_t rows, int64_t nv)
+{
+	const int64_t vw = kn->GK_UVW, q = nv % vw;
+	return kn->gemm_u_grouped > 0 && rows >= GK_BLOCKED_USPLIT_MIN_ROWS && nv > 2 * vw && q > 0 &&
+	               kn->gemm_u_grouped * q <= vw
+	       ? q
+	       : 0;
+}
+
+/* ucol1 over the rows of rp, nv columns wide, its last usplit columns in
+ * tiles of their own (their row plan from the same rows). */
+static inline void GK_FN(ucol)(const gk_kernels *kn, const GK_FN(rowplan) *rp, int64_t nv,
+                               int64_t k, GK_T alpha, const GK_T *a, int64_t rs_a, int64_t cs_a,
+                               const GK_T *b, int64_t rs_b, GK_T beta, GK_T *c, int64_t rs_c)
+{
+	const int64_t rows = rp->nblk * rp->base + rp->extra;
+	const int64_t q = GK_FN(usplit)(kn, rows, nv);
+	if (q == 0) {
+		GK_FN(ucol1)(kn, rp, nv, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
+		return;
+	}
+	const int64_t w = nv - q;
+	GK_FN(rowplan) rw, rq;
+	GK_FN(rowplan_init)(&rw, rows, GK_FN(urows)(kn, w, k));
+	GK_FN(rowplan_init)(&rq, rows, GK_FN(urows)(kn, q, k));
+	GK_FN(ucol1)(kn, &rw, w, k, alpha, a, rs_a, cs_a, b, rs_b, beta, c, rs_c);
+	GK_FN(ucol1)(kn, &rq, q, k, alpha, a, rs_a, cs_a, b + w, rs_b, beta, c + w, rs_c);
 }
 
 /* ---- the direct calls --------------------------------------------------- */
