@@ -160,21 +160,22 @@ static inline void GK_FN(ucol1)(const gk_kernels *kn, const GK_FN(rowplan) *rp, 
 }
 
 /* The columns of a column of tiles nv wide past its whole vectors that go
- * to tiles of their own, or 0: where the kernels compute that many columns
- * with several rows in a vector (row pairs or quads, kn->gemm_u_grouped),
- * so that the wide tiles do not carry a vector of mostly masked lanes in
- * every row. Only with more than two whole vectors and at least
- * GK_BLOCKED_USPLIT_MIN_ROWS rows: a second column of tiles over few rows costs
- * more than it saves (SGEMM 18^3-24^3 0.61-0.76x, DGEMM 17^3-25^3
- * 0.76-0.94x). On a Zen 5 core (pairs and quads), one thread, SGEMM 97^3 to
- * 101^3 1.01-1.04x, 116^3-244^3 1.01-1.03x, DGEMM 82^3-115^3 1.00-1.01x
- * (bench/results/2026-11-30-zen5-usplit/). The sums of each element of C
- * are the same either way. */
+ * to tiles of their own, or 0: where the table computes tiles of at most
+ * half a vector as row pairs and quads (kn->gemm_u_grouped 2), those
+ * columns, if at most half a vector, so that the wide tiles do not carry a
+ * vector of mostly masked lanes in every row. Only with more than two whole
+ * vectors and at least GK_BLOCKED_USPLIT_MIN_ROWS rows: a second column of
+ * tiles over few rows costs more than it saves (SGEMM 18^3-24^3
+ * 0.61-0.76x, DGEMM 17^3-25^3 0.76-0.94x). On a Zen 5 core, one thread,
+ * SGEMM 97^3-101^3 1.01-1.04x, 116^3-244^3 1.01-1.03x, DGEMM 82^3-115^3
+ * 1.00-1.01x; with quads only (Intel) an Intel Xeon measured 0.94-1.04x,
+ * so not there (bench/results/2026-11-30-zen5-usplit/). The sums of each
+ * element of C are the same either way. */
 static inline int64_t GK_FN(usplit)(const gk_kernels *kn, int64_t rows, int64_t nv)
 {
 	const int64_t vw = kn->GK_UVW, q = nv % vw;
-	return kn->gemm_u_grouped > 0 && rows >= GK_BLOCKED_USPLIT_MIN_ROWS && nv > 2 * vw && q > 0 &&
-	               kn->gemm_u_grouped * q <= vw
+	return kn->gemm_u_grouped == 2 && rows >= GK_BLOCKED_USPLIT_MIN_ROWS && nv > 2 * vw &&
+	               q > 0 && 2 * q <= vw
 	       ? q
 	       : 0;
 }
