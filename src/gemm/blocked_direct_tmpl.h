@@ -173,11 +173,12 @@ static inline void GK_FN(ucol1)(const gk_kernels *kn, const GK_FN(rowplan) *rp, 
  * element of C are the same either way. */
 static inline int64_t GK_FN(usplit)(const gk_kernels *kn, int64_t rows, int64_t nv)
 {
-	const int64_t vw = kn->GK_UVW, q = nv % vw;
-	return kn->gemm_u_grouped == 2 && rows >= GK_BLOCKED_USPLIT_MIN_ROWS && nv > 2 * vw &&
-	               q > 0 && 2 * q <= vw
-	       ? q
-	       : 0;
+	/* The cheap tests first: a small product's tiles pay no division. */
+	const int64_t vw = kn->GK_UVW;
+	if (kn->gemm_u_grouped != 2 || rows < GK_BLOCKED_USPLIT_MIN_ROWS || nv <= 2 * vw)
+		return 0;
+	const int64_t q = nv % vw;
+	return 2 * q <= vw ? q : 0;
 }
 
 /* ucol1 over the rows of rp, nv columns wide, its last usplit columns in
