@@ -26,6 +26,17 @@ void bench_pause(double s)
 		;
 }
 
+void bench_touch_pages(const void *p, size_t bytes)
+{
+	const volatile unsigned char *b = p;
+	unsigned char sum = 0;
+	for (size_t i = 0; i < bytes; i += 4096)
+		sum += b[i];
+	if (bytes > 0)
+		sum += b[bytes - 1];
+	(void)sum;
+}
+
 void bench_engine_init(bench_engine *e, int quick)
 {
 	memset(e, 0, sizeof *e);
@@ -326,6 +337,8 @@ static void timed_rounds(bench_engine *e, bench_contender *cs, int n, bench_cell
 				if (!c->active || r1 <= r0)
 					continue;
 				bench_pause(e->settle_s);
+				if (cell->before_rounds)
+					cell->before_rounds(cell->data);
 				if (c->t_est < BENCH_WARMUP_MAX_RUN_S)
 					time_batch(c, cell->data, 1);
 				for (int round = r0; round < r1; round++)
@@ -338,8 +351,11 @@ static void timed_rounds(bench_engine *e, bench_contender *cs, int n, bench_cell
 	for (int round = 0; round < max_reps; round++)
 		for (int j = 0; j < n; j++) {
 			bench_contender *c = &cs[(j + round) % n];
-			if (c->active && round < c->reps)
-				c->times[round] = time_batch(c, cell->data, c->batch);
+			if (!c->active || round >= c->reps)
+				continue;
+			if (cell->before_rounds)
+				cell->before_rounds(cell->data);
+			c->times[round] = time_batch(c, cell->data, c->batch);
 		}
 }
 

@@ -32,7 +32,10 @@
  *      untimed call (a thread pool still spinning after its own calls takes
  *      no core from the next contender's threads), starting with the next
  *      contender in turn, so that a drift of the machine's speed during
- *      the cell reaches every contender alike.
+ *      the cell reaches every contender alike. Before each timed round
+ *      (several threads: before each contender's rounds in a row) the
+ *      cell's before_rounds hook, untimed, touches the operands
+ *      (bench_touch_pages).
  *   5. The median over rounds is the time of one call; the rate is work /
  *      time (GFLOPS or GB/s). A median over the cap is "x" too.
  *
@@ -140,6 +143,11 @@ typedef struct bench_cell {
 	void (*before_check)(void *data, bench_contender *c);
 	/* Check c's result: 0, or -1 with a reason; *err: its error (NaN: none). */
 	int (*check)(void *data, bench_contender *c, double *err, char *why, size_t len);
+	/* Untimed, before each contender's timed rounds (interleaved: before
+	 * each round): touch the operands, so that no contender pays for
+	 * mapping them again after the previous one released memory (see
+	 * bench_touch_pages). NULL: nothing. */
+	void (*before_rounds)(void *data);
 	void (*teardown)(void *data);
 } bench_cell;
 
@@ -172,6 +180,16 @@ void bench_engine_init(bench_engine *e, int quick);
 
 /* Forget what the cap learned (a new thread count predicts nothing). */
 void bench_reset_cap(bench_contender *c);
+
+/* Read one byte of every page of the bytes at p, so that they are mapped:
+ * on a virtual machine whose guest reports freed memory to its host
+ * (virtio-balloon free page reporting), memory that a contender allocated
+ * and freed can leave the host to map other pages of the process again at
+ * their next touch, some microseconds each, and without this the
+ * contender timed next would pay for it (SGEMM 4096^3 0.74x of itself
+ * after the ladder's Strassen on a 2-vCPU Zen 5 guest,
+ * bench/results/2026-11-30-zen5-after-seed/). */
+void bench_touch_pages(const void *p, size_t bytes);
 
 /* Measure the n contenders cs[] on one cell; res[i] is cs[i]'s result. */
 void bench_run_cell(bench_engine *e, bench_contender *cs, int n, bench_cell *cell, bench_result *res);

@@ -168,6 +168,15 @@ static void cell_free(gemm_cell *x)
 	x->ref = NULL;
 }
 
+static void cell_touch(void *data)
+{
+	const gemm_cell *x = data;
+	const size_t es = x->dt ? sizeof(double) : sizeof(float);
+	bench_touch_pages(x->a, (size_t)x->s->m * (size_t)x->s->k * es);
+	bench_touch_pages(x->b, (size_t)x->s->k * (size_t)x->s->n * es);
+	bench_touch_pages(x->out, (size_t)x->s->m * (size_t)x->s->n * es);
+}
+
 static void cell_teardown(void *data)
 {
 	cell_free(data);
@@ -374,6 +383,7 @@ static void run_cell(gemm_run *g, int dt, int si)
 	cell.setup = cell_setup;
 	cell.before_check = cell_poison;
 	cell.check = cell_check;
+	cell.before_rounds = cell_touch;
 	cell.teardown = cell_teardown;
 	bench_result res[GEMM_MAX_CONTENDERS];
 	bench_run_cell(&g->eng, g->c, g->nc, &cell, res);
