@@ -254,10 +254,20 @@ static void test_verification_failure(void)
 	TU_CHECK(fw.released == 1 && fr.released == 1, "failed contenders are released too");
 }
 
+/* The cell's hook before rounds: a '|' in the order of batches. */
+static void fake_before_rounds(void *data)
+{
+	(void)data;
+	if (norder + 1 < sizeof order)
+		order[norder++] = '|';
+	order[norder] = '\0';
+}
+
 /* One thread: the checked runs, then rounds that each run every contender
- * once, starting with the next one in turn. Several: passes in which each
- * runs its share of the rounds in a row after one untimed call, starting
- * with the next one in turn. */
+ * once, starting with the next one in turn, each batch after the cell's
+ * before_rounds hook. Several: passes in which each runs its share of the
+ * rounds in a row after the hook and one untimed call, starting with the
+ * next one in turn. */
 static void test_interleaving(void)
 {
 	static const double t[] = {0.001};
@@ -273,6 +283,11 @@ static void test_interleaving(void)
 	norder = 0;
 	bench_run_cell(&e, cs, 3, &one, res);
 	TU_CHECK(strcmp(order, "abc" "abc" "bca" "cab") == 0, "1 thread: batches in the order %s", order);
+	one.before_rounds = fake_before_rounds;
+	norder = 0;
+	bench_run_cell(&e, cs, 3, &one, res);
+	TU_CHECK(strcmp(order, "abc" "|a|b|c" "|b|c|a" "|c|a|b") == 0, "1 thread: hook and batches in the order %s",
+	         order);
 	/* Interleaved: every round's time kept in order, for ratios round by round. */
 	TU_CHECK(res[0].npaired == 3 && res[2].npaired == 3, "1 thread: %d and %d rounds kept for pairs",
 	         res[0].npaired, res[2].npaired);
@@ -281,6 +296,12 @@ static void test_interleaving(void)
 	norder = 0;
 	bench_run_cell(&e, cs, 3, &two, res);
 	TU_CHECK(strcmp(order, "abc" "aabbcc" "bbccaa" "ccaabb") == 0, "2 threads: batches in the order %s", order);
+	two.before_rounds = fake_before_rounds;
+	norder = 0;
+	bench_run_cell(&e, cs, 3, &two, res);
+	TU_CHECK(strcmp(order, "abc" "|aa|bb|cc" "|bb|cc|aa" "|cc|aa|bb") == 0,
+	         "2 threads: hook and batches in the order %s", order);
+	two.before_rounds = NULL;
 	/* In passes, rounds of different contenders are not side by side: no pairs. */
 	TU_CHECK(res[0].npaired == 0 && isnan(bench_paired_ratio(&res[0], &res[1])), "2 threads: no pairs (%d)",
 	         res[0].npaired);
