@@ -245,6 +245,18 @@ static void cell_free(busy_cell *x)
 	x->ref = NULL;
 }
 
+/* Before each contender's rounds: A, B and both outputs mapped (engine.h). */
+static void cell_touch(void *data)
+{
+	const busy_cell *x = data;
+	const bench_shape *s = x->s;
+	const size_t es = x->dt ? sizeof(double) : sizeof(float);
+	bench_touch_pages(x->a, (size_t)s->m * (size_t)s->k * es);
+	bench_touch_pages(x->b, (size_t)s->k * (size_t)s->n * es);
+	bench_touch_pages(x->out, (size_t)s->m * (size_t)s->n * es);
+	bench_touch_pages(x->other, (size_t)s->m * (size_t)s->n * es);
+}
+
 static int cell_setup(void *data, char *why, size_t len)
 {
 	busy_cell *x = data;
@@ -541,6 +553,7 @@ int bench_run_busy(const bench_opts *o)
 					cell.setup = busy ? busy_setup : cell_setup;
 					cell.before_check = cell_poison;
 					cell.check = cell_check;
+					cell.before_rounds = cell_touch;
 					cell.teardown = busy ? busy_teardown : NULL;
 					bench_contender cs[BUSY_MAX];
 					bench_result res[BUSY_MAX];
