@@ -106,7 +106,8 @@ static void put_header(const gemm_run *g, bench_report *r, FILE *f)
 	           "GFLOPS = 2*m*n*k / median time of the timed rounds after warm-up (1 thread: rounds interleaved "
 	           "across contenders; several: each contender's rounds in a row, after a %g s pause, in %d passes over the "
 	           "contenders; with 1 thread the ratio to the best reference also \"round by round\": the median of "
-	           "the ratios of the two times in the same round); "
+	           "the ratios of the two times in the same round; before each round, untimed, one byte of every "
+	           "page of A, B and C read); "
 	           "\"x\": over the %g s cap (predicted or measured), \"ERR\": wrong result, \"-\": not run, "
 	           "\"n/a\": cannot run on this machine as named.\n",
 	        (unsigned long long)o->seed, BENCH_SETTLE_S, BENCH_PASSES, o->cap);
