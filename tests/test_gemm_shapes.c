@@ -227,7 +227,11 @@ static void test_small_and_lopsided(unsigned dt, tu_rng *r)
  * way 1 on some thread counts and the packed way on others where a
  * kernel table's cube bounds way 1's work per thread (Intel: 480 x 470 x
  * 490 SGEMM, 200 x 220 x 240 DGEMM with the AVX-512 kernels, 400 x 380 x
- * 390 with the AVX2 ones). */
+ * 390 with the AVX2 ones), and small ones whose last few columns go to the
+ * dot tiles apart from the rest (65 x 65 x 65, 100 x 66 x 120, 130 x 33 x
+ * 300, by the kernel set), and 480 x 465 x 490, small on several threads
+ * but not on one where the cube says so (Intel): its last column must not
+ * go apart on some counts only. */
 static void test_bits(unsigned dt, tu_rng *r)
 {
 	static const int64_t shapes[][3] = {{8, 8, 120000}, {16, 16, 50000}, {17, 5, 70000},
@@ -240,7 +244,8 @@ static void test_bits(unsigned dt, tu_rng *r)
 	                                    {2000, 16, 60}, {120, 400, 1100}, {12, 12, 40},
 	                                    {24, 20, 50}, {2000, 4, 60}, {40, 64, 64}, {7, 9, 11},
 	                                    {10, 20, 30}, {480, 470, 490}, {200, 220, 240},
-	                                    {400, 380, 390}};
+	                                    {400, 380, 390}, {65, 65, 65}, {100, 66, 120},
+	                                    {130, 33, 300}, {480, 465, 490}};
 	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
 	/* Past 4 threads, 8 and 16: with fewer row blocks of A than threads,
 	 * the packed way cuts the rows by the thread count (600 x 520 x 700,

@@ -147,6 +147,37 @@ static gk_status GK_FN(deep_split)(const GK_ARGS *p, int nt, int64_t kc)
 	return GK_OK;
 }
 
+/*
+ * The last columns of a small product (way 1, not skinny) past the whole
+ * vectors of the unpacked tiles, fewer than half a vector, where the dot
+ * tiles take that many columns at this depth (GK_FN(dotway) for them
+ * alone): how many (0: none). From half a vector on, row pairs and masked
+ * tiles use most of each vector, and the split measured neutral (DGEMM
+ * 36^3 0.96-0.99x, SGEMM 76^3 0.98-1.01x on Zen 5). In the
+ * unpacked tiles they fill a part of a vector per row, or of a quad of
+ * rows, and cost far more than their share: SGEMM 65^3 on a Zen 5 core
+ * spent 14% of its time on its last column (1.5% of the work), and the
+ * same product as two calls, 64 columns and 1, ran 1.11x faster than one
+ * (66^3 1.11x, 100^3 1.04x; DGEMM 33^3 1.05x, 34^3 1.09x:
+ * bench/results/2026-11-30-zen5-dotrest/). The columns before them keep
+ * their bits; these take the dot tiles' (GK_GEMM_DOT=0: the tiles' own).
+ * Only past the widest unpacked tile: a C at most that wide may take the
+ * direct calls (GK_FN(direct_try), and gemmkit's entry), whose bits a
+ * named "cpu.blocked" call must give too. Small on one thread (a product
+ * small on one thread is small on any number): the split, and so the bits,
+ * do not depend on the thread count.
+ */
+static inline int64_t GK_FN(dot_rest)(const GK_ARGS *p)
+{
+	const int64_t vw = p->kern->GK_UVW, r = vw > 0 ? p->n % vw : 0;
+	if (r == 0 || 2 * r >= vw || p->n <= p->kern->GK_UNR || p->kern->GK_DKR == NULL ||
+	    (p->m <= GK_BLOCKED_SKINNY && p->n <= GK_BLOCKED_SKINNY) || !GK_FN(small)(p, 1))
+		return 0;
+	GK_ARGS q = *p;
+	q.n = r;
+	return GK_FN(dotway)(&q) ? r : 0;
+}
+
 /* The product on nt threads, depth blocks of kc; way 6 on dn threads
  * where dn > 1 (GK_FN(deep)). */
 static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc, int dn)
@@ -156,6 +187,21 @@ static gk_status GK_FN(run)(const GK_ARGS *p, int nt, int64_t kc, int dn)
 	if (GK_FN(dotway)(p)) {
 		const gk_status st = GK_FN(dot_tiles)(p, nt);
 		return st == GK_OK ? st : GK_FN(no_workspace)(p, kc);
+	}
+	const int64_t rest = dn > 1 ? 0 : GK_FN(dot_rest)(p);
+	if (rest > 0) {
+		/* The whole vectors, then the rest in dot tiles; each writes its
+		 * own columns of C only. */
+		GK_ARGS w = *p, q = *p;
+		w.n = p->n - rest;
+		q.n = rest;
+		q.b = p->b + w.n * p->cs_b;
+		q.c = p->c + w.n;
+		gk_status st = GK_FN(run)(&w, nt, kc, 0);
+		if (st != GK_OK)
+			return st;
+		st = GK_FN(dot_tiles)(&q, nt);
+		return st == GK_OK ? st : GK_FN(no_workspace)(&q, kc);
 	}
 	if (nt == 1 && k <= kc && GK_FN(direct_ok)(p))
 		return GK_FN(direct)(p, GK_FN(urows)(p->kern, p->n, k));
