@@ -169,9 +169,13 @@ static gk_status GK_FN(deep_split)(const GK_ARGS *p, int nt, int64_t kc)
  */
 static inline int64_t GK_FN(dot_rest)(const GK_ARGS *p)
 {
-	const int64_t vw = p->kern->GK_UVW, r = vw > 0 ? p->n % vw : 0;
-	if (r == 0 || 2 * r >= vw || p->n <= p->kern->GK_UNR || p->kern->GK_DKR == NULL ||
-	    (p->m <= GK_BLOCKED_SKINNY && p->n <= GK_BLOCKED_SKINNY) || !GK_FN(small)(p, 1))
+	/* The cheap tests first: most products pay no division here. */
+	const int64_t vw = p->kern->GK_UVW;
+	if (p->n <= p->kern->GK_UNR || p->kern->GK_DKR == NULL || vw <= 0)
+		return 0;
+	const int64_t r = p->n % vw;
+	if (r == 0 || 2 * r >= vw || (p->m <= GK_BLOCKED_SKINNY && p->n <= GK_BLOCKED_SKINNY) ||
+	    !GK_FN(small)(p, 1))
 		return 0;
 	GK_ARGS q = *p;
 	q.n = r;

@@ -249,12 +249,8 @@ static void cell_free(busy_cell *x)
 static void cell_touch(void *data)
 {
 	const busy_cell *x = data;
-	const bench_shape *s = x->s;
-	const size_t es = x->dt ? sizeof(double) : sizeof(float);
-	bench_touch_pages(x->a, (size_t)s->m * (size_t)s->k * es);
-	bench_touch_pages(x->b, (size_t)s->k * (size_t)s->n * es);
-	bench_touch_pages(x->out, (size_t)s->m * (size_t)s->n * es);
-	bench_touch_pages(x->other, (size_t)s->m * (size_t)s->n * es);
+	bench_gemm_touch(x->dt, x->s, x->a, x->b, x->out);
+	bench_touch_pages(x->other, (size_t)x->s->m * (size_t)x->s->n * (x->dt ? sizeof(double) : sizeof(float)));
 }
 
 static int cell_setup(void *data, char *why, size_t len)

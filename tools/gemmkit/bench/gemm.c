@@ -171,10 +171,7 @@ static void cell_free(gemm_cell *x)
 static void cell_touch(void *data)
 {
 	const gemm_cell *x = data;
-	const size_t es = x->dt ? sizeof(double) : sizeof(float);
-	bench_touch_pages(x->a, (size_t)x->s->m * (size_t)x->s->k * es);
-	bench_touch_pages(x->b, (size_t)x->s->k * (size_t)x->s->n * es);
-	bench_touch_pages(x->out, (size_t)x->s->m * (size_t)x->s->n * es);
+	bench_gemm_touch(x->dt, x->s, x->a, x->b, x->out);
 }
 
 static void cell_teardown(void *data)
@@ -232,6 +229,14 @@ void bench_gemm_fill(int dt, const bench_shape *s, uint64_t seed, void *a, void 
 void bench_gemm_poison(int dt, const bench_shape *s, void *c)
 {
 	memset(c, 0xff, (size_t)s->m * (size_t)s->n * (dt ? sizeof(double) : sizeof(float)));
+}
+
+void bench_gemm_touch(int dt, const bench_shape *s, const void *a, const void *b, const void *c)
+{
+	const size_t es = dt ? sizeof(double) : sizeof(float);
+	bench_touch_pages(a, (size_t)s->m * (size_t)s->k * es);
+	bench_touch_pages(b, (size_t)s->k * (size_t)s->n * es);
+	bench_touch_pages(c, (size_t)s->m * (size_t)s->n * es);
 }
 
 static void cell_poison(void *data, bench_contender *c)

@@ -29,6 +29,9 @@
 void bench_gemm_fill(int dt, const bench_shape *s, uint64_t seed, void *a, void *b);
 /* C (m x n) poisoned before a checked run: every bit set, a NaN. */
 void bench_gemm_poison(int dt, const bench_shape *s, void *c);
+/* A, B and C of a GEMM cell read page by page before its rounds
+ * (bench_touch_pages). */
+void bench_gemm_touch(int dt, const bench_shape *s, const void *a, const void *b, const void *c);
 
 enum { GEMM_OURS, GEMM_REF };
 
