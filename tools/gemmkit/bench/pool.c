@@ -4,13 +4,21 @@
  * Workers spin for a while after each job, then sleep on a condition
  * variable: back-to-back calls (one timed batch) then pay no wake-up
  * latency, as OpenMP's workers pay none, and idle workers do not eat the
- * CPU while another contender's batch runs.
+ * CPU while another contender's batch runs. Every spinning wait (a worker's
+ * for the next job, the caller's for the workers) yields the processor
+ * every POOL_YIELD_SPINS turns: where the threads outnumber the free cores
+ * (a pinned run, a busy machine), a waiter that never yields holds the
+ * core that the thread it waits for needs until the scheduler preempts it,
+ * a time slice per job (ISA-L's 2-thread encode at 0.7 GB/s instead of 40
+ * with both threads pinned to one core).
  */
 #include "pool.h"
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define POOL_SPINS 20000
+#define POOL_YIELD_SPINS 256
 
 static inline void cpu_relax(void)
 {
@@ -29,7 +37,10 @@ static void *pool_main(void *a)
 		int spins = 0;
 		while ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) == seen) {
 			if (++spins < POOL_SPINS) {
-				cpu_relax();
+				if (spins % POOL_YIELD_SPINS == 0)
+					sched_yield();
+				else
+					cpu_relax();
 				continue;
 			}
 			pthread_mutex_lock(&p->mu);
@@ -88,8 +99,12 @@ void bench_pool_run(bench_pool *p, bench_pool_fn fn, void *arg)
 	atomic_store_explicit(&p->pending, p->n - 1, memory_order_relaxed);
 	pool_kick(p);
 	fn(arg, 0, p->n);
-	while (atomic_load_explicit(&p->pending, memory_order_acquire) > 0)
-		cpu_relax();
+	for (unsigned spins = 1; atomic_load_explicit(&p->pending, memory_order_acquire) > 0; spins++) {
+		if (spins % POOL_YIELD_SPINS == 0)
+			sched_yield();
+		else
+			cpu_relax();
+	}
 }
 
 void bench_pool_free(bench_pool *p)
