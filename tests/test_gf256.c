@@ -285,6 +285,16 @@ static void test_kernels(const flavor *fl, int nfl, tu_rng *rng)
 					           lens[tu_next(rng) % (sizeof lens / sizeof lens[0])],
 					           (int64_t)(tu_next(rng) % 130), acc, rng);
 				}
+		/* one or two rows of 9 to 16 inputs from past L2 (GK_GF256_FAR):
+		 * the GFNI kernels' four-vector loop with requests ahead, over
+		 * several of its steps and every kind of tail */
+		for (int rows = 1; rows <= 2; rows++)
+			for (int64_t k = 9; k <= 16; k++) {
+				const int accs[] = {GK_GF256_FAR, GK_GF256_FAR | GK_GF256_ACC,
+				                    GK_GF256_FAR | GK_GF256_STREAM};
+				check_call(f, rows, k, 1024 + (int64_t)(tu_next(rng) % 300),
+				           (int64_t)(tu_next(rng) % 130), accs[k % 3], rng);
+			}
 		/* large */
 		for (int rows = 1; rows <= GK_GF256_MAX_ROWS; rows++)
 			check_call(f, rows, 1 + (int64_t)(tu_next(rng) % 10),

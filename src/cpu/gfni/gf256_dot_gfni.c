@@ -109,6 +109,24 @@ step(int rows, int nv, int64_t i, int64_t k, int64_t mstride, const uint8_t *res
 		gk_gf256_store2_512(rows, dst, i + v * VEC, s[v], s[v + 1], nt);
 }
 
+/* Four vectors at a time from i while they fit before end, for one or two
+ * rows of inputs requested ahead; returns where it stopped. Functions of
+ * their own: inlined into dot_rows beside the in-cache loop, the compiler
+ * laid out that loop differently, and 6+3 decode on 1 MiB shards (k 6,
+ * never this path) ran 12% slower. */
+#define GK_GFNI_FAR4(name, rows)                                                                   \
+	static __attribute__((noinline)) int64_t name(                                             \
+	    int64_t i, int64_t end, int64_t k, int64_t mstride, const uint8_t *restrict coef,      \
+	    const uint8_t *const *restrict src, uint8_t *const *restrict dst, int acc, int nt,     \
+	    int64_t ahead)                                                                         \
+	{                                                                                          \
+		for (; i + 4 * VEC <= end; i += 4 * VEC)                                           \
+			step(rows, 4, i, k, mstride, coef, src, dst, acc, nt, ahead);              \
+		return i;                                                                          \
+	}
+GK_GFNI_FAR4(far4_1, 1)
+GK_GFNI_FAR4(far4_2, 2)
+
 static inline __attribute__((always_inline)) void
 dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
          const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
@@ -120,12 +138,17 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 	__m512i s0[GK_GF256_MAX_ROWS];
 	int64_t i = off;
 	const int64_t end = off + len;
-	/* One or two rows of up to 8 inputs: four vectors per input, each
-	 * matrix serving 256 bytes. (Past 8 inputs, four lines of each in
-	 * flight: 12+4 decode 0.86-1.0x.) */
+	/* One or two rows of up to 8 inputs, or of up to 16 that come from
+	 * past L2 (requested ahead): four vectors per input, each matrix
+	 * serving 256 bytes. In cache, past 8 inputs, four lines of each in
+	 * flight ran 12+4 decode on 64 KiB shards at 0.86-1.0x; from past L2,
+	 * 10+4 and 12+4 decode on 1 MiB shards 1.12x and 1.16x, 28+4 (groups
+	 * of 10) within 2% (bench/results/2026-11-30-zen5-gf-nv4/). */
 	if (rows <= 2 && k <= 8)
 		for (; i + 4 * VEC <= end; i += 4 * VEC)
 			step(rows, 4, i, k, mstride, coef, src, dst, acc, nt, ahead);
+	else if (rows <= 2 && ahead > 0 && k <= 16)
+		i = (rows == 1 ? far4_1 : far4_2)(i, end, k, mstride, coef, src, dst, acc, nt, ahead);
 	for (; i + 2 * VEC <= end; i += 2 * VEC)
 		step(rows, 2, i, k, mstride, coef, src, dst, acc, nt, ahead);
 	if (nt)
