@@ -20,6 +20,7 @@
  * test exits 77. GK_TEST_SMALL=1 runs a short list (compute-sanitizer).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,15 +148,16 @@ static void run_case(const kase *t, tu_rng *r)
 
 /* The device's free memory once it settles: cudaMemGetInfo counts every
  * process on the device (ctest runs other GPU tests beside this one, whose
- * streams, events and buffers come and go), so a reading that differs from
- * `want` is taken again for up to a second before it counts. */
+ * streams, events and buffers come and go), so a reading under `want` is
+ * taken again for up to a second before it counts. A reading above it is
+ * no leak of ours (another process freed memory) and counts at once. */
 static size_t device_free(size_t want)
 {
 	size_t f = 0, tot = 0;
 	for (int tries = 0; tries < 50; tries++) {
 		cudaDeviceSynchronize();
 		cudaMemGetInfo(&f, &tot);
-		if (f == want)
+		if (f >= want)
 			break;
 		struct timespec ts = {0, 20 * 1000 * 1000};
 		nanosleep(&ts, NULL);
@@ -205,7 +207,7 @@ static void failures(const char *pageable, int pinned)
 	if (drop_ring)
 		gk_hm_release_staging();
 	const long live = gk_hm_live_resources();
-	const size_t base = device_free(0);
+	const size_t base = device_free(SIZE_MAX); /* the reading after a second */
 	int n_fail = 0;
 	/* GK_TEST_SMALL (under compute-sanitizer, where each call is slow):
 	 * about 48 checkpoints spread over the call, the last one included,
@@ -223,7 +225,7 @@ static void failures(const char *pageable, int pinned)
 		TU_CHECK(gk_hm_live_resources() == live, "%s: the driver holds %ld resources, %ld before", what,
 		         gk_hm_live_resources(), live);
 		const size_t now = device_free(base);
-		TU_CHECK(now == base, "%s: device free %zu, was %zu", what, now, base);
+		TU_CHECK(now >= base, "%s: device free %zu, was %zu", what, now, base);
 		if (!pinned)
 			TU_CHECK(!pinned_now(a) && !pinned_now(b) && !pinned_now(c), "%s: operands left registered", what);
 		if (st == GK_OK)
