@@ -17,8 +17,9 @@
  * on a Zen 5 core, runs in both orders, 4+2 encode on 64 KiB shards
  * 1.06-1.41x, 6+3 decode 1.16-1.43x, 16 KiB 1.00-1.37x, 1 MiB shards and
  * 4+2 decode within the host's spread,
- * bench/results/2026-11-28-zen5-cpu/logs/gfni_rows12_ab.log). The tail
- * (< 64 bytes) uses masked loads and stores.
+ * bench/results/2026-11-28-zen5-cpu/logs/gfni_rows12_ab.log), and so do
+ * one or two rows of 9 to 16 inputs that come from past L2 (dot_rows). The
+ * tail (< 64 bytes) uses masked loads and stores.
  */
 #include <immintrin.h>
 #include <string.h>
