@@ -13,7 +13,6 @@
  *    or write past an end.
  * The field, the coefficient formats and gk_gf256_gemm*: test_gf256.c.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,20 +80,6 @@ static uint8_t *make_coef(const flavor *f, int rows, int64_t k, const uint8_t *a
 #define MAX_K 40
 #define MARGIN 96
 
-static char current[512];
-
-static void on_fault(int sig)
-{
-	static const char pre[] = "FAIL: fault (signal ";
-	char num[4] = {(char)('0' + sig / 10 % 10), (char)('0' + sig % 10), ')', ' '};
-	ssize_t w = write(2, pre, sizeof pre - 1);
-	w += write(2, num, sizeof num);
-	w += write(2, current, strnlen(current, sizeof current));
-	w += write(2, " - the kernel read or wrote outside its rows\n", 45);
-	(void)w;
-	_exit(1);
-}
-
 /*
  * One kernel call on heap buffers: k source rows and `rows` destination
  * rows of off + len + MARGIN bytes each, starting `mis` bytes past a 64-byte
@@ -137,7 +122,7 @@ static void check_call(const flavor *f, int rows, int64_t k, int64_t len, int64_
 			dref[r][i] = v;
 		}
 	}
-	snprintf(current, sizeof current, "%s dot%d k=%lld len=%lld off=%lld acc=%d", f->name, rows,
+	snprintf(tu_doing, sizeof tu_doing, "%s dot%d k=%lld len=%lld off=%lld acc=%d", f->name, rows,
 	         (long long)k, (long long)len, (long long)off, acc);
 	f->dot[rows](len, k, coef, (const uint8_t *const *)sbuf, dbuf, off, acc);
 	int ok = 1;
@@ -145,7 +130,7 @@ static void check_call(const flavor *f, int rows, int64_t k, int64_t len, int64_
 		ok &= memcmp(dbuf[r], dref[r], span) == 0;
 	for (int64_t j = 0; j < k; j++)
 		ok &= memcmp(sbuf[j], sorig[j], span) == 0;
-	TU_CHECK(ok, "%s: wrong output, or bytes outside the output or inputs changed", current);
+	TU_CHECK(ok, "%s: wrong output, or bytes outside the output or inputs changed", tu_doing);
 	for (int64_t j = 0; j < k; j++) {
 		free(sorig[j]);
 		free((void *)((uintptr_t)sbuf[j] & ~(uintptr_t)63));
@@ -225,8 +210,7 @@ static void test_guard_pages(const flavor *fl, int nfl, tu_rng *rng)
 		}
 		slot[s] = p + page;
 	}
-	signal(SIGSEGV, on_fault);
-	signal(SIGBUS, on_fault);
+	tu_catch_faults("the kernel read or wrote outside its rows");
 	const int kmax = GUARD_SLOTS - GK_GF256_MAX_ROWS;
 	for (int fi = 0; fi < nfl; fi++) {
 		const flavor *f = &fl[fi];
@@ -262,19 +246,18 @@ static void test_guard_pages(const flavor *fl, int nfl, tu_rng *rng)
 					ref[r][i] = v;
 				}
 			}
-			snprintf(current, sizeof current, "%s dot%d k=%lld len=%lld at page %s",
+			snprintf(tu_doing, sizeof tu_doing, "%s dot%d k=%lld len=%lld at page %s",
 			         f->name, rows, (long long)k, (long long)len, at_end ? "end" : "start");
 			f->dot[rows](len, k, coef, (const uint8_t *const *)src, dst, off, acc);
 			int ok = 1;
 			for (int r = 0; r < rows; r++)
 				ok &= len == 0 || memcmp(dst[r] + off, ref[r], (size_t)len) == 0;
-			TU_CHECK(ok, "%s: wrong output", current);
+			TU_CHECK(ok, "%s: wrong output", tu_doing);
 			free(coef);
 		}
 		printf("guard pages %s: %s\n", f->name, tu_failed == before ? "ok" : "FAILED");
 	}
-	signal(SIGSEGV, SIG_DFL);
-	signal(SIGBUS, SIG_DFL);
+	tu_catch_faults(NULL);
 	for (int s = 0; s < GUARD_SLOTS; s++)
 		munmap(slot[s] - page, 3 * page);
 }

@@ -21,7 +21,6 @@
  * checked as 2 (n + 1) u sum |x_i y_i|.
  */
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,21 +33,6 @@
 #define MAX_OFF 16
 
 static const int64_t large_lengths[] = {1000, 4093, 65536 + 13};
-
-/* The case being run, for the fault handler. */
-static char current[160];
-
-static void on_fault(int sig)
-{
-	static const char pre[] = "FAIL: fault (signal ";
-	char num[4] = {(char)('0' + sig / 10 % 10), (char)('0' + sig % 10), ')', ' '};
-	ssize_t w = write(2, pre, sizeof pre - 1);
-	w += write(2, num, sizeof num);
-	w += write(2, current, strnlen(current, sizeof current));
-	w += write(2, " - the kernel read or wrote past its vector\n", 44);
-	(void)w;
-	_exit(1);
-}
 
 static void *xalloc(size_t bytes)
 {
@@ -112,14 +96,14 @@ static void check_axpy(const gk_kernels *t, unsigned dt, int64_t n, double alpha
 			bad++;
 		}
 	}
-	TU_CHECK(bad == 0, "%s: %lld wrong elements, first y[%lld]", current, (long long)bad,
+	TU_CHECK(bad == 0, "%s: %lld wrong elements, first y[%lld]", tu_doing, (long long)bad,
 	         (long long)first_bad);
 	TU_CHECK(memcmp(ylo, ysave, (size_t)before * es) == 0,
-	         "%s: changed y elements before y[0]", current);
+	         "%s: changed y elements before y[0]", tu_doing);
 	TU_CHECK(memcmp((char *)y + n * (int64_t)es, ysave + (before + n) * (int64_t)es,
 	                (size_t)after * es) == 0,
-	         "%s: changed y elements from y[n] on", current);
-	TU_CHECK(memcmp(x, xsave, (size_t)n * es) == 0, "%s: changed x", current);
+	         "%s: changed y elements from y[n] on", tu_doing);
+	TU_CHECK(memcmp(x, xsave, (size_t)n * es) == 0, "%s: changed x", tu_doing);
 	free(ysave);
 	free(xsave);
 }
@@ -139,10 +123,10 @@ static void check_dot(const gk_kernels *t, unsigned dt, int64_t n, const void *x
 		mag += fabsl(p);
 	}
 	long double tol = 2 * (long double)(n + 1) * (long double)unit(dt) * mag;
-	TU_CHECK(fabsl(got - want) <= tol, "%s: %.10Lg, reference %.10Lg (tolerance %.3Lg)", current,
+	TU_CHECK(fabsl(got - want) <= tol, "%s: %.10Lg, reference %.10Lg (tolerance %.3Lg)", tu_doing,
 	         got, want, tol);
 	TU_CHECK(memcmp(x, xsave, (size_t)n * es) == 0 && memcmp(y, ysave, (size_t)n * es) == 0,
-	         "%s: changed x or y", current);
+	         "%s: changed x or y", tu_doing);
 	free(xsave);
 	free(ysave);
 }
@@ -181,7 +165,7 @@ static void lengths_and_offsets(const gk_kernels *t, int slot, tu_rng *r)
 	const long before = tu_failed;
 	for (int64_t n = 0; n <= MAX_SMALL; n++) {
 		const int64_t xo = (n * 7) % MAX_OFF, yo = (n * 3 + 5) % MAX_OFF;
-		snprintf(current, sizeof current, "%s %s n=%lld x+%lld y+%lld", t->name,
+		snprintf(tu_doing, sizeof tu_doing, "%s %s n=%lld x+%lld y+%lld", t->name,
 		         slot_names[slot], (long long)n, (long long)xo, (long long)yo);
 		run_slot(t, slot, n, xb + xo * (int64_t)es, yb + yo * (int64_t)es, yo, MAX_OFF, r);
 	}
@@ -191,7 +175,7 @@ static void lengths_and_offsets(const gk_kernels *t, int slot, tu_rng *r)
 		for (int64_t xo = 0; xo < MAX_OFF; xo++)
 			for (int64_t yo = 0; yo < MAX_OFF; yo++) {
 				const int64_t n = pair_lengths[li];
-				snprintf(current, sizeof current, "%s %s n=%lld x+%lld y+%lld", t->name,
+				snprintf(tu_doing, sizeof tu_doing, "%s %s n=%lld x+%lld y+%lld", t->name,
 				         slot_names[slot], (long long)n, (long long)xo, (long long)yo);
 				run_slot(t, slot, n, xb + xo * (int64_t)es, yb + yo * (int64_t)es, yo,
 				         MAX_OFF, r);
@@ -200,7 +184,7 @@ static void lengths_and_offsets(const gk_kernels *t, int slot, tu_rng *r)
 		const int64_t n = large_lengths[i];
 		const int64_t xo = 1 + (int64_t)(tu_next(r) % (MAX_OFF - 1));
 		const int64_t yo = 1 + (int64_t)(tu_next(r) % (MAX_OFF - 1));
-		snprintf(current, sizeof current, "%s %s n=%lld x+%lld y+%lld", t->name,
+		snprintf(tu_doing, sizeof tu_doing, "%s %s n=%lld x+%lld y+%lld", t->name,
 		         slot_names[slot], (long long)n, (long long)xo, (long long)yo);
 		run_slot(t, slot, n, xb + xo * (int64_t)es, yb + yo * (int64_t)es, yo, MAX_OFF, r);
 	}
@@ -258,7 +242,7 @@ static void fenced_vectors(const gk_kernels *t, int slot, fenced *fx, fenced *fy
 			char *y = (place == 0 || place == 3) ? fy->hi - bytes : fy->lo;
 			const int64_t before = (y - fy->lo) / (int64_t)es;
 			const int64_t after = (fy->hi - y - bytes) / (int64_t)es;
-			snprintf(current, sizeof current, "%s %s n=%lld x %s guard, y %s guard", t->name,
+			snprintf(tu_doing, sizeof tu_doing, "%s %s n=%lld x %s guard, y %s guard", t->name,
 			         slot_names[slot], (long long)n, x == fx->lo ? "after" : "before",
 			         y == fy->lo ? "after" : "before");
 			/* Keep the check of y's neighbours short: at most 64 on each side. */
@@ -317,11 +301,7 @@ int main(void)
 {
 	tu_rng r;
 	tu_rng_init(&r, tu_seed());
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_fault;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
+	tu_catch_faults("the kernel read or wrote past its vector");
 
 	const uint64_t have = gk_cpu_features();
 	char feat[256];

@@ -20,16 +20,6 @@
 #include "../src/gf256/gf256_internal.h"
 #include "test_util.h"
 
-static void *xalloc(size_t bytes)
-{
-	void *p = malloc(bytes ? bytes : 1);
-	if (p == NULL) {
-		fprintf(stderr, "test_rs_isal: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
 static void fill(uint8_t *p, size_t n, tu_rng *r)
 {
 	for (size_t i = 0; i < n; i++)
@@ -56,8 +46,8 @@ static void check_code(gk_rs_matrix kind, int k, int m, int64_t len, tu_rng *rng
 {
 	const int n = k + m;
 	const char *name = kind == GK_RS_CAUCHY ? "cauchy" : "vandermonde";
-	unsigned char *a = xalloc((size_t)n * k), *ours = xalloc((size_t)n * k);
-	unsigned char *tbls = xalloc((size_t)m * k * 32);
+	unsigned char *a = tu_xmalloc((size_t)n * k), *ours = tu_xmalloc((size_t)n * k);
+	unsigned char *tbls = tu_xmalloc((size_t)m * k * 32);
 	if (kind == GK_RS_CAUCHY)
 		gf_gen_cauchy1_matrix(a, n, k);
 	else
@@ -69,16 +59,16 @@ static void check_code(gk_rs_matrix kind, int k, int m, int64_t len, tu_rng *rng
 		goto out;
 	TU_CHECK(gk_rs_matrix_get(rs, ours) == GK_OK && memcmp(a, ours, (size_t)n * k) == 0,
 	         "%s %d+%d: matrix differs from ISA-L's", name, k, m);
-	unsigned char **data = xalloc(sizeof(unsigned char *) * (size_t)k);
-	unsigned char **pi = xalloc(sizeof(unsigned char *) * (size_t)m);
-	uint8_t **pg = xalloc(sizeof(uint8_t *) * (size_t)m);
+	unsigned char **data = tu_xmalloc(sizeof(unsigned char *) * (size_t)k);
+	unsigned char **pi = tu_xmalloc(sizeof(unsigned char *) * (size_t)m);
+	uint8_t **pg = tu_xmalloc(sizeof(uint8_t *) * (size_t)m);
 	for (int j = 0; j < k; j++) {
-		data[j] = xalloc((size_t)len);
+		data[j] = tu_xmalloc((size_t)len);
 		fill(data[j], (size_t)len, rng);
 	}
 	for (int p = 0; p < m; p++) {
-		pi[p] = xalloc((size_t)len);
-		pg[p] = xalloc((size_t)len);
+		pi[p] = tu_xmalloc((size_t)len);
+		pg[p] = tu_xmalloc((size_t)len);
 		memset(pi[p], 0x11, (size_t)len);
 		memset(pg[p], 0x22, (size_t)len);
 	}
@@ -111,9 +101,9 @@ static void test_gemm(tu_rng *rng)
 	for (int t = 0; t < 12; t++) {
 		const int m = 1 + (int)(tu_next(rng) % 20), k = 1 + (int)(tu_next(rng) % 40);
 		const int len = t < 4 ? 1 + (int)(tu_next(rng) % 100) : 1 + (int)(tu_next(rng) % 20000);
-		unsigned char *a = xalloc((size_t)m * k), *tbls = xalloc((size_t)m * k * 32);
-		unsigned char *b = xalloc((size_t)k * len), *ci = xalloc((size_t)m * len),
-		              *cg = xalloc((size_t)m * len);
+		unsigned char *a = tu_xmalloc((size_t)m * k), *tbls = tu_xmalloc((size_t)m * k * 32);
+		unsigned char *b = tu_xmalloc((size_t)k * len), *ci = tu_xmalloc((size_t)m * len),
+		              *cg = tu_xmalloc((size_t)m * len);
 		unsigned char *br[40], *cir[20];
 		uint8_t *cgr[20];
 		fill(a, (size_t)m * k, rng);
@@ -142,8 +132,8 @@ static void test_invert(tu_rng *rng)
 	int agree = 0, singular = 0;
 	for (int t = 0; t < 200; t++) {
 		const int n = 1 + (int)(tu_next(rng) % (t < 100 ? 4 : 40));
-		unsigned char *a = xalloc((size_t)n * n), *w = xalloc((size_t)n * n),
-		              *oi = xalloc((size_t)n * n), *og = xalloc((size_t)n * n);
+		unsigned char *a = tu_xmalloc((size_t)n * n), *w = tu_xmalloc((size_t)n * n),
+		              *oi = tu_xmalloc((size_t)n * n), *og = tu_xmalloc((size_t)n * n);
 		fill(a, (size_t)n * n, rng);
 		/* sparse small matrices are often singular */
 		if (t < 100)

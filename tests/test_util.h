@@ -41,6 +41,13 @@ double tu_unit_roundoff(unsigned dt);
  * valid pointer. Declared malloc: without it GCC -O2 takes a caller's own
  * array (present[] of try_pattern, test_rs_util.h) for maybe uninitialized. */
 void *tu_xmalloc(size_t bytes) __attribute__((malloc, alloc_size(1)));
+/* A kernel test that reads or writes next to unmapped pages: what it is
+ * doing now (tu_doing, written before each call), printed if the call
+ * faults. tu_catch_faults(why) makes SIGSEGV and SIGBUS print "FAIL: fault
+ * (signal N) <tu_doing> - <why>" and exit with status 1; NULL restores the
+ * default handlers. */
+extern char tu_doing[512];
+void tu_catch_faults(const char *why);
 /* Poison: a NaN pattern that no correct result can equal. */
 void tu_poison_f32(float *x, size_t n);
 void tu_poison_f64(double *x, size_t n);
