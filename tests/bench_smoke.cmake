@@ -21,6 +21,9 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
   add_test(NAME bench_unavailable_rung
     COMMAND ${CMAKE_COMMAND} -DGK_BENCH_MODE=unavailable -DGK_BENCH_EXE=$<TARGET_FILE:gemmkit_cli>
             -DGK_BENCH_OUT=${CMAKE_CURRENT_BINARY_DIR}/bench_unavailable_out -P ${CMAKE_CURRENT_LIST_FILE})
+  add_test(NAME bench_too_large
+    COMMAND ${CMAKE_COMMAND} -DGK_BENCH_MODE=too_large -DGK_BENCH_EXE=$<TARGET_FILE:gemmkit_cli>
+            -DGK_BENCH_OUT=${CMAKE_CURRENT_BINARY_DIR}/bench_too_large_out -P ${CMAKE_CURRENT_LIST_FILE})
   add_test(NAME bench_bad_options
     COMMAND ${CMAKE_COMMAND} -DGK_BENCH_MODE=bad_options -DGK_BENCH_EXE=$<TARGET_FILE:gemmkit_cli>
             -DGK_BENCH_OUT=${CMAKE_CURRENT_BINARY_DIR}/bench_bad_out -P ${CMAKE_CURRENT_LIST_FILE})
@@ -67,6 +70,28 @@ if(GK_BENCH_MODE STREQUAL "bad_options")
     endif()
   endforeach()
   message(STATUS "bench_bad_options: ok")
+  return()
+endif()
+
+if(GK_BENCH_MODE STREQUAL "too_large")
+  # A product no machine runs within the cap, and one whose operands fit
+  # no machine's memory (16 TiB for A) although it fits the cap at three
+  # times the peak of any machine faster than 3 GFLOPS: neither is run,
+  # each says why at once, and the run succeeds.
+  file(REMOVE_RECURSE ${GK_BENCH_OUT})
+  execute_process(COMMAND ${GK_BENCH_EXE} bench --out ${GK_BENCH_OUT} --quick --no-plot --algos auto
+    --shapes 1048576x1048576x1048576,4194304x1x1048576 --cap 1000
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  if(NOT rc EQUAL 0)
+    fail("the too-large products exited with '${rc}'\n${err}")
+  endif()
+  if(NOT err MATCHES "n=1048576 auto x \\(at least [0-9.e+]+ s even at")
+    fail("the product past the cap at the peak was not refused as such:\n${err}")
+  endif()
+  if(NOT err MATCHES "4194304x1x1048576 auto - \\(the matrices need [0-9.]+ GiB of memory")
+    fail("the product past the memory was not refused as such:\n${err}")
+  endif()
+  message(STATUS "bench_too_large: ok")
   return()
 endif()
 

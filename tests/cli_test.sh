@@ -117,6 +117,9 @@ expect 2 "negative size" gemm 8 -8 8
 expect 2 "zero size" gemm 0 8 8
 expect 2 "two sizes" gemm 8 8
 expect 2 "four sizes" gemm 8 8 8 8
+# 12 TiB of operands: refused before anything is allocated, on any machine.
+expect 1 "larger than memory" gemm 1048576 1048576 1048576
+contains "$T/err" "GiB of memory" "larger than memory"
 expect 2 "unknown algo" gemm 8 8 8 --algo no.such.algo
 contains "$T/err" "cpu.plain" "unknown algo lists the valid names"
 expect 2 "bad dtype" gemm 8 8 8 --dtype h

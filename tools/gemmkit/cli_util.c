@@ -121,3 +121,27 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 }
+
+uint64_t cli_mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	if (f == NULL)
+		return 0;
+	char line[256];
+	unsigned long long kib = 0;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kib * 1024u;
+}
+
+int cli_mem_fits(double need, const char *what, char *why, size_t len)
+{
+	const uint64_t avail = cli_mem_available();
+	if (avail == 0 || need <= (double)avail)
+		return 0;
+	snprintf(why, len, "%s need %.1f GiB of memory; %.1f GiB are available", what,
+	         need / (1u << 30), (double)avail / (1u << 30));
+	return -1;
+}

@@ -27,6 +27,18 @@ double cli_uniform(cli_rng *r);
 void cli_fill_f32(float *x, size_t n, cli_rng *r);
 void cli_fill_f64(double *x, size_t n, cli_rng *r);
 
+/* Memory a process can still take without swapping: MemAvailable of
+ * /proc/meminfo in bytes, or 0 where that cannot be read (then nothing is
+ * known). */
+uint64_t cli_mem_available(void);
+/* Whether `need` bytes for `what` fit the memory available (a double: a
+ * product of sizes may overflow any integer): 0 when they do or nothing is
+ * known, else -1 with "<what> need X GiB of memory; Y GiB are available" in
+ * why. Asked before allocating: on a system that overcommits memory, an
+ * allocation larger than the RAM can succeed, and the process is killed
+ * when it writes to it. */
+int cli_mem_fits(double need, const char *what, char *why, size_t len);
+
 /* Print "gemmkit <cmd>: <message>" to stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

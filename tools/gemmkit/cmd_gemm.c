@@ -86,9 +86,10 @@ static void usage(FILE *f)
 "of C (the same rows for the same --seed).\n"
 "\n"
 "exit status: 0 success; 1 the library reported an error, the check failed,\n"
-"or an output file could not be written; 2 bad command line, or an input\n"
-"file that cannot be used (missing, not a .npy matrix, wrong shape); then\n"
-"nothing is computed.\n",
+"an output file could not be written, or the matrices need more memory than\n"
+"the system has available (checked before any is allocated); 2 bad command\n"
+"line, or an input file that cannot be used (missing, not a .npy matrix,\n"
+"wrong shape); then nothing is computed.\n",
 	        GEMM_RAND_MIN_SIZE, GEMM_RAND_MAX_SIZE, GKC_SAMPLE_ROWS);
 }
 

@@ -145,6 +145,11 @@ static int capped(const bench_engine *e, const bench_contender *c, int s, double
 		snprintf(why, len, "x (over the %g s cap at a smaller size)", e->cap);
 		return 1;
 	}
+	if (c->rate_max[s] > 0 && work / c->rate_max[s] > e->cap) {
+		snprintf(why, len, "x (at least %.3g s even at %.3g %s > cap %g s)", work / c->rate_max[s],
+		         c->rate_max[s] / 1e9, bench_units_name(c->units), e->cap);
+		return 1;
+	}
 	if (c->last_s[s] > 0 && c->last_work[s] > 0) {
 		double pred = c->last_s[s] * work / c->last_work[s];
 		if (pred > e->cap) {

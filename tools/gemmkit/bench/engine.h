@@ -122,6 +122,13 @@ struct bench_contender {
 	/* The cap, per series: the last measured time and its work, and the
 	 * smallest work known to be over the cap (0: none). */
 	double last_s[BENCH_SERIES], last_work[BENCH_SERIES], cap_work[BENCH_SERIES];
+	/* Per series, a rate (work per second) that no call of this contender
+	 * exceeds, such as three times the CPU's measured multiply-add peak (0:
+	 * none known). A cell whose work takes longer than the cap even at
+	 * that rate is not run: the first cell of a run has no smaller size
+	 * to predict from, and a size far past the cap would otherwise run
+	 * (and fill its inputs) for as long as it takes. */
+	double rate_max[BENCH_SERIES];
 	/* The engine's scratch for the cell in progress. */
 	int active, prepared;
 	double t_est;

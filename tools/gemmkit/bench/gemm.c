@@ -185,6 +185,11 @@ static int cell_setup(void *data, char *why, size_t len)
 	const bench_opts *o = x->g->o;
 	const bench_shape *s = x->s;
 	const size_t es = x->dt ? sizeof(double) : sizeof(float);
+	/* A, B, C and the first result kept for the cross-check, before any of
+	 * them (see cli_mem_fits). */
+	const double el = (double)s->m * (double)s->k + (double)s->k * (double)s->n + 2.0 * (double)s->m * (double)s->n;
+	if (cli_mem_fits(el * (double)es, "the matrices", why, len) != 0)
+		return -1;
 	x->a = alloc_matrix(s->m, s->k, es);
 	x->b = alloc_matrix(s->k, s->n, es);
 	x->out = alloc_matrix(s->m, s->n, es);
@@ -362,6 +367,18 @@ static void use_threads(gemm_run *g, int ti)
 		else
 			gk_context_set_threads(g->side[ci].ctx, t);
 		bench_reset_cap(&g->c[ci]);
+		/* A CPU contender's GFLOPS stay under the CPU's multiply-add peak
+		 * at t threads: three times the measured one bounds them with
+		 * room for its noise, for a reference on wider vectors than the
+		 * kernel set measured (GK_ARCH=avx2 beside OpenBLAS's AVX-512
+		 * kernels: twice), and for Strassen at any size it can finish
+		 * within the cap. */
+		for (int dt = 0; dt < 2; dt++) {
+			const bench_peak *pk = g->side[ci].gpu == NULL ? gemm_peak_for(g, dt, t) : NULL;
+			if (pk == NULL && g->side[ci].gpu == NULL && g->npeak > 0 && g->peak[dt][g->npeak - 1].gflops > 0)
+				pk = &g->peak[dt][g->npeak - 1];
+			g->c[ci].rate_max[dt] = pk != NULL ? 3e9 * pk->gflops : 0;
+		}
 	}
 }
 

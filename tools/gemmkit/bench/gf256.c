@@ -54,6 +54,7 @@ typedef struct gf_case {
 	uint8_t *tables, *dec_tables; /* ISA-L's */
 	int dec_ok;                   /* dec_tables made (the survivors' rows inverted) */
 	bench_pool pool;
+	char refused[160];            /* not set up, and why (the memory it needs) */
 } gf_case;
 
 static void *alloc64(size_t n)
@@ -289,6 +290,14 @@ static void case_free(gf_case *x)
 	free(x->dec_tables);
 }
 
+/* The cell of a case that was not set up: every contender "-", with why. */
+static int refused_setup(void *data, char *why, size_t len)
+{
+	const gf_case *x = data;
+	snprintf(why, len, "%s", x->refused);
+	return -1;
+}
+
 /* ---- the run ------------------------------------------------------------------ */
 
 /* --algos: gemmkit, isal (ours and refs are other names for them). */
@@ -368,8 +377,15 @@ int bench_run_gf256(const bench_opts *o)
 					for (int ci = 0; ci < o->ncodes && rc == 0; ci++) {
 						gf_case x;
 						const int k = o->codes[ci][0], m = o->codes[ci][1];
-						if (case_init(&x, g, k, m, o->gf_sizes[si], o->threads[ti]) != 0)
+						/* The data, each side's parity and rebuilt shards,
+						 * before any of them (see cli_mem_fits). */
+						const double need = (double)o->gf_sizes[si] * (k + m + GF_NC * (m + GF_LOST));
+						memset(&x, 0, sizeof x);
+						if (cli_mem_fits(need, "the shards", x.refused, sizeof x.refused) != 0) {
+							x.g = g, x.k = k, x.m = m, x.size = o->gf_sizes[si], x.threads = o->threads[ti];
+						} else if (case_init(&x, g, k, m, o->gf_sizes[si], o->threads[ti]) != 0) {
 							rc = 1;
+						}
 						for (int op = 0; op < 2 && rc == 0; op++) {
 							gf_row *row = &g->rows[g->nrows++];
 							*row = (gf_row){op, k, m, o->threads[ti], o->gf_sizes[si], {{0}}};
@@ -384,6 +400,7 @@ int bench_run_gf256(const bench_opts *o)
 							cell.work = (double)k * (double)x.size;
 							cell.threads = x.threads;
 							cell.data = &x;
+							cell.setup = x.refused[0] ? refused_setup : NULL;
 							cell.before_check = poison;
 							cell.check = check;
 							bench_result res[GF_NC];
@@ -391,7 +408,8 @@ int bench_run_gf256(const bench_opts *o)
 							for (int i = 0; i < g->nc; i++)
 								row->r[g->who[i]] = res[i];
 						}
-						case_free(&x);
+						if (!x.refused[0])
+							case_free(&x);
 					}
 			gf256_report(g, &rep);
 			fprintf(stderr, "gemmkit bench: done in %.0f s; results in %s/\n", bench_report_wall(&rep), o->out);

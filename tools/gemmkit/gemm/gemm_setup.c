@@ -150,6 +150,21 @@ int gemm_setup(gemm_opts *o, npy_matrix in[3], gemm_problem *p)
 		}
 	}
 
+	/* What is still to be allocated (matrices from files are in memory
+	 * already), before any of it: a product too large for this machine's
+	 * memory is refused here, not killed halfway through filling it. */
+	{
+		const double mn = (double)p->m * (double)p->n;
+		const double el = (o->in[0] ? 0.0 : (double)ar * (double)ac) +
+		                  (o->in[1] ? 0.0 : (double)br * (double)bc) + mn +
+		                  (p->beta != 0 && !o->in[2] ? mn : 0.0);
+		char why[160];
+		if (cli_mem_fits(el * (double)p->dtype, "A, B and C", why, sizeof why) != 0) {
+			cli_error(GEMM_CMD, "%lld x %lld x %lld: %s", (long long)p->m, (long long)p->n,
+			          (long long)p->k, why);
+			return 1;
+		}
+	}
 	/* A, B and C0 in that order from the one stream, files taking their
 	 * place. */
 	p->a = input_or_random(&in[0], o->in[0], ar, ac, p, "A", &rng);
