@@ -28,6 +28,9 @@
 /* A reference kept in memory up to this many bytes; past it, each check
  * computes its rows again as it goes (gkc_gemm_check). */
 #define REF_MAX_BYTES ((size_t)256 << 20)
+/* A reference of this many multiply-adds (seconds in long double) says so
+ * on stderr before it starts. */
+#define REF_NOTE_WORK 4e9
 /* The peak: runs of PEAK_S seconds, median of PEAK_REPS. */
 #define PEAK_S 0.2
 #define PEAK_REPS 5
@@ -210,6 +213,9 @@ static int cell_setup(void *data, char *why, size_t len)
 	size_t bytes;
 	if (!__builtin_mul_overflow((size_t)nr * sizeof(long double), (size_t)s->n, &bytes) && bytes <= REF_MAX_BYTES)
 		x->ref = malloc(bytes ? bytes : 16);
+	if (x->ref && (double)nr * (double)s->n * (double)s->k >= REF_NOTE_WORK)
+		fprintf(stderr, "gemmkit bench: %s %lldx%lldx%lld: the reference, %lld rows in long double...\n",
+		        x->dt ? "dgemm" : "sgemm", (long long)s->m, (long long)s->n, (long long)s->k, (long long)nr);
 	if (x->ref)
 		gkc_ref_gemm(dtype, GK_ROW_MAJOR, GK_NO_TRANS, GK_NO_TRANS, s->m, s->n, s->k, 1.0, x->a, s->k, x->b,
 		             s->n, 0.0, NULL, s->n, x->nrows ? x->rows : NULL, nr, x->ref);

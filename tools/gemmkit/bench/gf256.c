@@ -57,6 +57,10 @@ typedef struct gf_case {
 	char refused[160];            /* not set up, and why (the memory it needs) */
 } gf_case;
 
+/* Cases of this many bytes of shards say so on stderr before their
+ * scalar reference (seconds) starts. */
+#define GF_NOTE_BYTES 2e9
+
 static void *alloc64(size_t n)
 {
 	void *p = aligned_alloc(64, (n + 63) / 64 * 64);
@@ -220,6 +224,9 @@ static int case_init(gf_case *x, gf_run *g, int k, int m, int64_t size, int thre
 	}
 	x->mat = alloc64((size_t)n * k);
 	gk_rs_matrix_get(x->rs, x->mat);
+	if ((double)size * n >= GF_NOTE_BYTES)
+		fprintf(stderr, "gemmkit bench: %d+%d, %lld-byte shards: filling them and computing the reference "
+		        "parity...\n", k, m, (long long)size);
 	x->shard = alloc_shards(n, size);
 	uint64_t seed = g->o->seed ^ ((uint64_t)k << 40) ^ ((uint64_t)m << 32) ^ (uint64_t)size;
 	for (int i = 0; i < k; i++)

@@ -13,6 +13,12 @@
 #include "npy.h"
 
 #define GEMM_CMD "gemm"
+/* Steps long enough for a line on stderr before them (a few seconds on
+ * one core): filling this many random elements, a call of this many
+ * flops, a check of this many multiply-adds in long double. */
+#define GEMM_NOTE_ELEMS 2e8
+#define GEMM_NOTE_FLOPS 2e12
+#define GEMM_NOTE_REF 2e9
 /* Sizes drawn when neither the command line nor a file gives them. */
 #define GEMM_RAND_MIN_SIZE 128
 #define GEMM_RAND_MAX_SIZE 2048

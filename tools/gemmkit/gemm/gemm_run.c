@@ -56,6 +56,10 @@ int gemm_time_runs(const gk_context *ctx, const gemm_opts *o, const gemm_problem
 		cli_error(GEMM_CMD, "out of memory");
 		return 1;
 	}
+	if (2.0 * (double)p->m * (double)p->n * (double)p->k >= GEMM_NOTE_FLOPS)
+		fprintf(stderr, "gemmkit gemm: %.3g TFLOP a call: 1 warm-up and %lld timed call%s...\n",
+		        2e-12 * (double)p->m * (double)p->n * (double)p->k, (long long)o->repeat,
+		        o->repeat > 1 ? "s" : "");
 	for (int64_t r = -1; r < o->repeat; r++) {
 		reset_c(p);
 		double t0 = cli_now();
@@ -119,6 +123,11 @@ int gemm_check_result(const gemm_opts *o, const gemm_problem *p)
 	 * data stream. */
 	int64_t sample[GKC_SAMPLE_ROWS];
 	const int64_t nsampled = gkc_sample_rows(p->m, p->n, p->k, o->seed, sample);
+	const double refwork = (double)(nsampled ? nsampled : p->m) * (double)p->n * (double)p->k;
+	if (refwork >= GEMM_NOTE_REF) {
+		fflush(stdout);
+		fprintf(stderr, "gemmkit gemm: the check: %.3g billion multiply-adds in long double...\n", refwork / 1e9);
+	}
 	double err;
 	if (gkc_gemm_check(dt, p->layout, p->ta, p->tb, p->m, p->n, p->k, p->alpha, p->a, p->lda,
 	                   p->b, p->ldb, p->beta, p->c0, p->c, p->ldc, nsampled ? sample : NULL,

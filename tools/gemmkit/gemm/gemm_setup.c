@@ -165,6 +165,11 @@ int gemm_setup(gemm_opts *o, npy_matrix in[3], gemm_problem *p)
 			return 1;
 		}
 	}
+	if (!o->in[0] || !o->in[1]) {
+		const double fill = (o->in[0] ? 0.0 : (double)ar * (double)ac) + (o->in[1] ? 0.0 : (double)br * (double)bc);
+		if (fill >= GEMM_NOTE_ELEMS)
+			fprintf(stderr, "gemmkit gemm: filling %.3g million random elements...\n", fill / 1e6);
+	}
 	/* A, B and C0 in that order from the one stream, files taking their
 	 * place. */
 	p->a = input_or_random(&in[0], o->in[0], ar, ac, p, "A", &rng);
