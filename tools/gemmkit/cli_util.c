@@ -122,6 +122,19 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* The first number in the file at path, or 0 (missing, or "max"). */
+static uint64_t read_u64(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long v = 0;
+	if (f != NULL) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return (uint64_t)v;
+}
+
 uint64_t cli_mem_available(void)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
@@ -133,7 +146,22 @@ uint64_t cli_mem_available(void)
 		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
 			break;
 	fclose(f);
-	return (uint64_t)kib * 1024u;
+	uint64_t avail = (uint64_t)kib * 1024u;
+	/* In a container, the cgroup's limit less what it uses, when smaller
+	 * (cgroup v2, then v1; a v1 "no limit" reads as a huge number). */
+	static const char *const lim[][2] = {
+		{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
+		{"/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"}};
+	for (int i = 0; i < 2; i++) {
+		const uint64_t max = read_u64(lim[i][0]), cur = read_u64(lim[i][1]);
+		if (max > 0 && max < ((uint64_t)1 << 60)) {
+			const uint64_t room = max > cur ? max - cur : 1;
+			if (avail == 0 || room < avail)
+				avail = room;
+			break;
+		}
+	}
+	return avail;
 }
 
 int cli_mem_fits(double need, const char *what, char *why, size_t len)

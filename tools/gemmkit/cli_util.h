@@ -27,9 +27,10 @@ double cli_uniform(cli_rng *r);
 void cli_fill_f32(float *x, size_t n, cli_rng *r);
 void cli_fill_f64(double *x, size_t n, cli_rng *r);
 
-/* Memory a process can still take without swapping: MemAvailable of
- * /proc/meminfo in bytes, or 0 where that cannot be read (then nothing is
- * known). */
+/* Memory a process can still take without swapping, in bytes:
+ * MemAvailable of /proc/meminfo, or in a memory-limited cgroup (a
+ * container) its limit less its use when that is smaller; 0 where neither
+ * can be read (then nothing is known). */
 uint64_t cli_mem_available(void);
 /* Whether `need` bytes for `what` fit the memory available (a double: a
  * product of sizes may overflow any integer): 0 when they do or nothing is
