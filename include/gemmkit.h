@@ -266,7 +266,8 @@ GK_API int gk_context_devices(const gk_context *ctx, int *out, int cap);
 /**
  * Set the number of CPU threads for calls made with this context; 0 (the
  * default) means the default count: GK_NUM_THREADS from the environment,
- * else OMP_NUM_THREADS, else the number of processors. Inside a caller's
+ * else OMP_NUM_THREADS, else the number of processors the process may run
+ * on (no more than a container's CPU quota). Inside a caller's
  * OpenMP parallel region the default is 1 thread (no oversubscription); an
  * explicit count is obeyed there too.
  * @return GK_OK, GK_ERR_NULL_POINTER, or GK_ERR_INVALID_VALUE for n < 0.

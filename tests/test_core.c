@@ -468,6 +468,12 @@ static void test_info(void)
 	         info.cpu_features, str);
 	TU_CHECK(strcmp(info.cpu_arch, gk_arch_name()) == 0, "gk_info.cpu_arch %s != %s",
 	         info.cpu_arch, gk_arch_name());
+	/* A container's CPU quota caps the default count (threads.c). */
+	TU_CHECK(gk_cpu_quota_of(150000, 100000) == 2 && gk_cpu_quota_of(100000, 100000) == 1 &&
+	         gk_cpu_quota_of(50000, 100000) == 1 && gk_cpu_quota_of(-1, 100000) == 0 &&
+	         gk_cpu_quota_of(0, 100000) == 0 && gk_cpu_quota_of(100000, 0) == 0 &&
+	         gk_cpu_quota_of(400000, 100000) == 4,
+	         "gk_cpu_quota_of: wrong CPUs for a quota");
 	TU_CHECK(info.max_threads >= 1 && info.max_threads == gk_default_threads(),
 	         "gk_info.max_threads = %d, the default count is %d", info.max_threads,
 	         gk_default_threads());

@@ -181,6 +181,9 @@ GK_HIDDEN void gk_scale_rows_f64(int64_t m, int64_t n, double beta, double *c, i
 /* Threads (src/core/threads.c): the count a call runs with. */
 GK_HIDDEN int gk_default_threads(void);
 GK_HIDDEN int gk_resolve_threads(int requested);
+/* The CPUs a quota of `quota` microseconds per `period` allows, rounded
+ * up; 0 for no quota (quota or period <= 0). */
+GK_HIDDEN int gk_cpu_quota_of(long long quota, long long period);
 
 /* Memory (src/core/alloc.c): 64-byte aligned, NULL on failure or overflow. */
 GK_HIDDEN void *gk_aligned_alloc(size_t count, size_t elem_size);
