@@ -4,11 +4,11 @@
  * An explicit request (a context's thread count) is obeyed. Otherwise:
  * GK_NUM_THREADS, then OMP_NUM_THREADS (its first entry), then the number
  * of processors the process may run on, no more than a container's CPU
- * quota (cgroup cpu.max); and 1 inside a caller's parallel region, so that gemmkit
- * called from parallel code does not oversubscribe the machine. The default
- * is worked out once, at the first call that needs it: asking the system
- * for the processors every call (a system call) cost several times a
- * 16 x 16 x 16 product.
+ * quota (cgroup cpu.max); and 1 inside a caller's parallel region, so that
+ * gemmkit called from parallel code does not oversubscribe the machine.
+ * The default is worked out once, at the first call that needs it: asking
+ * the system for the processors every call (a system call) cost several
+ * times a 16 x 16 x 16 product.
  *
  * The count is what a call may use: the blocked driver runs on gemmkit's
  * own workers (pool.c), which take the tasks a late thread has not, so the

@@ -374,15 +374,14 @@ static void use_threads(gemm_run *g, int ti)
 			gk_context_set_threads(g->side[ci].ctx, t);
 		bench_reset_cap(&g->c[ci]);
 		/* A CPU contender's GFLOPS stay under the CPU's multiply-add peak
-		 * at t threads: three times the measured one bounds them with
-		 * room for its noise, for a reference on wider vectors than the
-		 * kernel set measured (GK_ARCH=avx2 beside OpenBLAS's AVX-512
-		 * kernels: twice), and for Strassen at any size it can finish
-		 * within the cap. */
+		 * at t threads (measure_peaks takes every count of the run):
+		 * three times the measured one bounds them with room for its
+		 * noise, for a reference on wider vectors than the kernel set
+		 * measured (GK_ARCH=avx2 beside OpenBLAS's AVX-512 kernels:
+		 * twice), and for Strassen at any size it can finish within the
+		 * cap. */
 		for (int dt = 0; dt < 2; dt++) {
 			const bench_peak *pk = g->side[ci].gpu == NULL ? gemm_peak_for(g, dt, t) : NULL;
-			if (pk == NULL && g->side[ci].gpu == NULL && g->npeak > 0 && g->peak[dt][g->npeak - 1].gflops > 0)
-				pk = &g->peak[dt][g->npeak - 1];
 			g->c[ci].rate_max[dt] = pk != NULL ? 3e9 * pk->gflops : 0;
 		}
 	}

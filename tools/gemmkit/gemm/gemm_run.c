@@ -56,10 +56,10 @@ int gemm_time_runs(const gk_context *ctx, const gemm_opts *o, const gemm_problem
 		cli_error(GEMM_CMD, "out of memory");
 		return 1;
 	}
-	if (2.0 * (double)p->m * (double)p->n * (double)p->k >= GEMM_NOTE_FLOPS)
+	const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k;
+	if (flops >= GEMM_NOTE_FLOPS)
 		fprintf(stderr, "gemmkit gemm: %.3g TFLOP a call: 1 warm-up and %lld timed call%s...\n",
-		        2e-12 * (double)p->m * (double)p->n * (double)p->k, (long long)o->repeat,
-		        o->repeat > 1 ? "s" : "");
+		        flops * 1e-12, (long long)o->repeat, o->repeat > 1 ? "s" : "");
 	for (int64_t r = -1; r < o->repeat; r++) {
 		reset_c(p);
 		double t0 = cli_now();

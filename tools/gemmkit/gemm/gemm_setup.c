@@ -155,18 +155,15 @@ int gemm_setup(gemm_opts *o, npy_matrix in[3], gemm_problem *p)
 	 * memory is refused here, not killed halfway through filling it. */
 	{
 		const double mn = (double)p->m * (double)p->n;
-		const double el = (o->in[0] ? 0.0 : (double)ar * (double)ac) +
-		                  (o->in[1] ? 0.0 : (double)br * (double)bc) + mn +
-		                  (p->beta != 0 && !o->in[2] ? mn : 0.0);
+		const double fill = (o->in[0] ? 0.0 : (double)ar * (double)ac) +
+		                    (o->in[1] ? 0.0 : (double)br * (double)bc) +
+		                    (p->beta != 0 && !o->in[2] ? mn : 0.0);
 		char why[160];
-		if (cli_mem_fits(el * (double)p->dtype, "A, B and C", why, sizeof why) != 0) {
+		if (cli_mem_fits((fill + mn) * (double)p->dtype, "A, B and C", why, sizeof why) != 0) {
 			cli_error(GEMM_CMD, "%lld x %lld x %lld: %s", (long long)p->m, (long long)p->n,
 			          (long long)p->k, why);
 			return 1;
 		}
-	}
-	if (!o->in[0] || !o->in[1]) {
-		const double fill = (o->in[0] ? 0.0 : (double)ar * (double)ac) + (o->in[1] ? 0.0 : (double)br * (double)bc);
 		if (fill >= GEMM_NOTE_ELEMS)
 			fprintf(stderr, "gemmkit gemm: filling %.3g million random elements...\n", fill / 1e6);
 	}
