@@ -6,8 +6,9 @@
  * Without a GPU: the device-list setter's argument checks, and the call
  * says no GPU (exit 77 after those).
  *
- * With one: small units (gk_hm_set_unit) and a tiny device budget, so that
- * every unit goes out of core; device lists of one device split into two
+ * With one: small units (gk_hm_set_unit), or the library's own (one per
+ * worker without GK_FLAG_DETERMINISTIC: each worker takes exactly one),
+ * and a tiny device budget, so that every unit goes out of core; device lists of one device split into two
  * and three workers ({0, 0}, {0, 0, 0}) and, where present, of 2 and 4
  * devices in both orders. Each product (ragged units, odd sizes, every
  * transpose, both layouts, beta = 0 on NaN and beta != 0, pinned and
@@ -114,8 +115,11 @@ static void run_case(const kase *t, const list *lists, int nlists, tu_rng *r)
 	}
 	gkc_ref_gemm(dtype, t->layout, t->ta, t->tb, t->m, t->n, t->k, t->alpha, a, lda, b, ldb, t->beta,
 	             t->beta == 0 ? NULL : c0, ldc, NULL, t->m, ref);
-	const int64_t u = t->unit;
-	const size_t unit_bytes = (size_t)(u * t->k + t->k * u + u * u) * es;
+	/* unit 0: the library's own units (one per worker without the
+	 * deterministic flag, gk_hm_unit_grid_for); the budget is then a
+	 * fraction of the whole product's operands. */
+	const int64_t u = t->unit, um_ = u ? u : t->m, un_ = u ? u : t->n;
+	const size_t unit_bytes = (size_t)(um_ * t->k + t->k * un_ + um_ * un_) * es;
 	const size_t budget = (size_t)(t->budget_frac * (double)unit_bytes);
 	gk_hm_set_unit(u);
 	for (int det = 0; det < 2; det++)
@@ -160,14 +164,22 @@ static void run_case(const kase *t, const list *lists, int nlists, tu_rng *r)
 				         what);
 				/* Every unit once: the workers' counts sum to the grid
 				 * (the one-device deterministic call runs units too). */
-				int64_t um, un, gm, gn, done[8] = {0}, sum = 0;
-				gk_hm_unit_grid(t->m, t->n, u, &um, &un, &gm, &gn);
+				int64_t um, un, gm, gn, done[8] = {0}, sum = 0, ones = 0;
+				if (u > 0 || det)
+					gk_hm_unit_grid(t->m, t->n, u, &um, &un, &gm, &gn);
+				else
+					gk_hm_unit_grid_for(t->m, t->n, t->k, l->n, &um, &un, &gm, &gn);
 				const int nw = gk_hm_last_units(done, 8);
 				for (int q = 0; q < nw && q < 8; q++)
-					sum += done[q];
+					sum += done[q], ones += done[q] == 1;
 				if (l->n > 1 || det)
 					TU_CHECK(nw >= 1 && sum == gm * gn, "%s: %d workers computed %lld units of %lld", what, nw,
 					         (long long)sum, (long long)(gm * gn));
+				/* Without the flag, as many units as workers: one each. */
+				if (u == 0 && !det && l->n > 1)
+					TU_CHECK(gm * gn == l->n && nw == l->n && ones == nw,
+					         "%s: %lld units for %d workers, %lld of %d workers took one", what,
+					         (long long)(gm * gn), l->n, (long long)ones, nw);
 				if (det) {
 					if (li == 0 && again == 0)
 						memcpy(first, c, nc * es);
@@ -290,10 +302,10 @@ int main(void)
 	printf("\n");
 	tu_rng r;
 	tu_rng_init(&r, tu_seed());
-	static const int64_t shapes[][4] = {{300, 257, 190, 96}, {1, 500, 70, 128}, {513, 1, 33, 128},
-	                                    {700, 650, 1100, 256}, {129, 130, 2000, 64}};
+	static const int64_t shapes[][4] = {{300, 257, 190, 96}, {1, 500, 70, 128}, {600, 520, 300, 0},
+	                                    {513, 1, 33, 128}, {700, 650, 1100, 256}, {129, 130, 2000, 64}};
 	static const gk_precision modes[] = {GK_PRECISION_STRICT, GK_PRECISION_ACCURATE, GK_PRECISION_TF32};
-	const int nshapes = small ? 2 : 5;
+	const int nshapes = small ? 3 : 6;
 	int ncases = 0;
 	for (int s = 0; s < nshapes; s++)
 		for (int f64 = 0; f64 < 2; f64++)

@@ -181,6 +181,29 @@ static void unit_grid(int64_t m, int64_t n, int64_t edge, int64_t want_um, int64
 		         (long long)(gm * gn), (long long)want_units);
 }
 
+/* The units of a call without the deterministic flag: one per worker (or
+ * fewer, for a C too small), covering C exactly, the split with the least
+ * host traffic. */
+static void unit_grid_for(int64_t m, int64_t n, int64_t k, int workers, int64_t want_gm,
+                          int64_t want_gn)
+{
+	int64_t um = -1, un = -1, gm = -1, gn = -1;
+	gk_hm_unit_grid_for(m, n, k, workers, &um, &un, &gm, &gn);
+	TU_CHECK(um >= 1 && un >= 1 && um <= m && un <= n && gm * gn <= workers,
+	         "%lldx%lldx%lld on %d workers: %lld x %lld units of %lldx%lld", (long long)m, (long long)n,
+	         (long long)k, workers, (long long)gm, (long long)gn, (long long)um, (long long)un);
+	TU_CHECK(gm * um >= m && (gm - 1) * um < m && gn * un >= n && (gn - 1) * un < n,
+	         "%lldx%lld on %d workers: %lld x %lld blocks of %lldx%lld do not cover C exactly",
+	         (long long)m, (long long)n, workers, (long long)gm, (long long)gn, (long long)um,
+	         (long long)un);
+	TU_CHECK((um == m || um % 128 == 0) && (un == n || un % 128 == 0),
+	         "%lldx%lld on %d workers: units of %lldx%lld not multiples of 128", (long long)m,
+	         (long long)n, workers, (long long)um, (long long)un);
+	TU_CHECK(gm == want_gm && gn == want_gn, "%lldx%lldx%lld on %d workers: %lld x %lld units, want %lld x %lld",
+	         (long long)m, (long long)n, (long long)k, workers, (long long)gm, (long long)gn,
+	         (long long)want_gm, (long long)want_gn);
+}
+
 int main(void)
 {
 	tu_rng r;
@@ -322,5 +345,18 @@ int main(void)
 	unit_grid(4097, 129, 0, 0, 0);
 	unit_grid(300, 257, 96, 96, 4 * 3);
 	unit_grid(5, 7, 96, 5, 1);
+	unit_grid_for(65536, 65536, 65536, 1, 1, 1);
+	unit_grid_for(65536, 65536, 65536, 2, 2, 1);   /* a tie: the rows split */
+	unit_grid_for(65536, 65536, 65536, 4, 2, 2);   /* 4 reads of an operand, not 5 */
+	unit_grid_for(65536, 65536, 65536, 8, 4, 2);
+	unit_grid_for(65536, 65536, 65536, 3, 3, 1);
+	unit_grid_for(4096, 65536, 8192, 4, 1, 4);     /* B the larger: read once */
+	unit_grid_for(65536, 4096, 8192, 4, 4, 1);
+	unit_grid_for(100, 100000, 1000, 4, 1, 4);
+	unit_grid_for(300, 200, 10, 3, 3, 1);          /* 300 rows: blocks of 128 */
+	unit_grid_for(200, 200, 10, 4, 2, 2);          /* blocks of 128 and 72 */
+	unit_grid_for(100, 100, 10, 4, 1, 1);          /* too small to split */
+	unit_grid_for(1, 1, 5, 4, 1, 1);
+	unit_grid_for(90000, 90000, 90000, 2, 2, 1);
 	return tu_finish("test_hostmem_plan");
 }

@@ -35,6 +35,8 @@
  * the whole call.
  */
 #include <pthread.h>
+#include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hm_internal.cuh"
@@ -46,6 +48,20 @@ using namespace gk_hm;
 long long g_unit_edge = 0; /* gk_hm_set_unit */
 thread_local int t_nworkers = 0;
 thread_local int64_t t_units[GK_MAX_DEVICES];
+
+/* GK_HM_TRACE=1: each unit's worker, device and times on stderr. */
+bool trace_on(void)
+{
+	const char *s = getenv("GK_HM_TRACE");
+	return s != NULL && s[0] != '\0' && s[0] != '0';
+}
+
+double trace_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 int64_t unit_edge(void)
 {
@@ -84,6 +100,8 @@ struct job {
 	T *c;
 	int64_t rs_a, cs_a, rs_b, cs_b, rs_c;
 	int64_t um, un, gm, gn;
+	bool sessions;   /* more units than workers: queue them on sessions */
+	double t0;       /* the call's start (GK_HM_TRACE) */
 	int64_t next;    /* atomic: the next unit */
 	int stop;        /* atomic: a worker failed */
 	shared_points sp;
@@ -116,7 +134,7 @@ void work(worker<T, Fn> *w)
 		const int64_t u = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
 		if (u >= units)
 			break;
-		if (ses == NULL) {
+		if (ses == NULL && j->sessions) {
 			const gk_status so = gk_hm_session_open(j->fn_name, w->o.device, &ses);
 			if (so != GK_OK) {
 				fail(w, so);
@@ -127,9 +145,15 @@ void work(worker<T, Fn> *w)
 		const int64_t bi = u / j->gn, bj = u % j->gn;
 		const int64_t i0 = bi * j->um, j0 = bj * j->un;
 		const int64_t rows = gk_hm_extent(j->m, j->um, bi), cols = gk_hm_extent(j->n, j->un, bj);
+		const double t_in = j->t0 > 0 ? trace_now() : 0;
 		const gk_status st = j->run(j->fn, &w->o, rows, cols, j->k, j->alpha, j->a + i0 * j->rs_a,
 		                            j->rs_a, j->cs_a, j->b + j0 * j->cs_b, j->rs_b, j->cs_b, j->beta,
 		                            j->c + i0 * j->rs_c + j0, j->rs_c);
+		if (j->t0 > 0)
+			fprintf(stderr, "gemmkit: %s unit %lld (%lld x %lld at %lld, %lld) worker %d device %d: "
+			        "%.3f s to %.3f s%s\n", j->fn_name, (long long)u, (long long)rows, (long long)cols,
+			        (long long)i0, (long long)j0, w->index, w->o.device, t_in - j->t0,
+			        trace_now() - j->t0, ses != NULL ? " (queued)" : "");
 		if (st != GK_OK) {
 			fail(w, st);
 			break;
@@ -140,6 +164,9 @@ void work(worker<T, Fn> *w)
 		const gk_status sc = gk_hm_session_close(j->fn_name, ses);
 		if (sc != GK_OK && w->st == GK_OK)
 			fail(w, sc);
+		if (j->t0 > 0)
+			fprintf(stderr, "gemmkit: %s worker %d device %d: its units done at %.3f s\n", j->fn_name,
+			        w->index, w->o.device, trace_now() - j->t0);
 	}
 	t_shared = nullptr;
 }
@@ -203,10 +230,24 @@ gk_status multi_run(job<T, Fn> *j, const gk_hm_multi *o)
 	const char *fn_name = j->fn_name;
 	GK_RETURN_IF(o->ndev < 1 || o->ndev > GK_MAX_DEVICES, GK_ERR_INVALID_VALUE,
 	             "%s: %d devices in the list", fn_name, o->ndev);
-	gk_hm_unit_grid(j->m, j->n, unit_edge(), &j->um, &j->un, &j->gm, &j->gn);
+	/* Deterministic (or a forced edge): units from the shape alone, dealt
+	 * out on sessions. Otherwise one unit per worker, split for the least
+	 * host traffic (hm_plan.h), each a call of the single-device driver on
+	 * the worker's whole budget. */
+	if (o->deterministic || unit_edge() > 0)
+		gk_hm_unit_grid(j->m, j->n, unit_edge(), &j->um, &j->un, &j->gm, &j->gn);
+	else
+		gk_hm_unit_grid_for(j->m, j->n, j->k, o->ndev, &j->um, &j->un, &j->gm, &j->gn);
 	/* No more workers than units: the first entries of the list. */
 	const int64_t units = j->gm * j->gn;
 	const int nw = (int64_t)o->ndev < units ? o->ndev : (int)units;
+	j->sessions = units > nw;
+	j->t0 = trace_on() ? trace_now() : 0;
+	if (j->t0 > 0)
+		fprintf(stderr, "gemmkit: %s %lld x %lld x %lld on %d workers: %lld x %lld units of %lld x %lld%s\n",
+		        fn_name, (long long)j->m, (long long)j->n, (long long)j->k, nw, (long long)j->gm,
+		        (long long)j->gn, (long long)j->um, (long long)j->un,
+		        j->sessions ? ", queued on sessions" : "");
 	gk_hm_multi lo = *o;
 	lo.ndev = nw;
 	size_t budget[GK_MAX_DEVICES];

@@ -345,17 +345,23 @@ void gk_hm_plan_free(gk_hm_plan *pl)
 	pl->nsteps = 0;
 }
 
-/* One dimension of the unit grid: g blocks of e (rounded up to 128). */
-static void unit_dim(int64_t total, int64_t edge, int64_t *e, int64_t *g)
+/* One dimension cut into about `parts` blocks of e, a multiple of 128 when
+ * it is less than the whole, g of them (the last ragged). */
+static void unit_parts(int64_t total, int64_t parts, int64_t *e, int64_t *g)
 {
-	int64_t gg = (total + edge - 1) / edge;
-	int64_t ee = (total + gg - 1) / gg;
-	if (ee > 128)
+	int64_t ee = (total + parts - 1) / parts;
+	if (ee < total)
 		ee = (ee + 127) / 128 * 128;
 	if (ee > total)
 		ee = total;
 	*e = ee;
 	*g = (total + ee - 1) / ee;
+}
+
+/* One dimension of the unit grid: blocks of at most about edge. */
+static void unit_dim(int64_t total, int64_t edge, int64_t *e, int64_t *g)
+{
+	unit_parts(total, (total + edge - 1) / edge, e, g);
 }
 
 void gk_hm_unit_grid(int64_t m, int64_t n, int64_t edge, int64_t *um, int64_t *un, int64_t *gm,
@@ -375,5 +381,30 @@ void gk_hm_unit_grid(int64_t m, int64_t n, int64_t edge, int64_t *um, int64_t *u
 		if (*gm * *gn >= 4 || e <= 2048)
 			return;
 		e /= 2;
+	}
+}
+
+void gk_hm_unit_grid_for(int64_t m, int64_t n, int64_t k, int workers, int64_t *um, int64_t *un,
+                         int64_t *gm, int64_t *gn)
+{
+	if (workers < 1)
+		workers = 1;
+	double best_traffic = 0;
+	int64_t best_units = 0;
+	for (int64_t rows = 1; rows <= workers; rows++) {
+		if (workers % rows != 0)
+			continue;
+		int64_t e1, g1, e2, g2;
+		unit_parts(m, rows, &e1, &g1);
+		unit_parts(n, workers / rows, &e2, &g2);
+		/* A is read once per column of units, B once per row of units;
+		 * on a tie, more rows (contiguous blocks of row-major A and C). */
+		const double traffic = (double)g2 * (double)m * (double)k + (double)g1 * (double)k * (double)n;
+		const int64_t units = g1 * g2;
+		if (units > best_units || (units == best_units && traffic <= best_traffic)) {
+			best_units = units;
+			best_traffic = traffic;
+			*um = e1, *gm = g1, *un = e2, *gn = g2;
+		}
 	}
 }

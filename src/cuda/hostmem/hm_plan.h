@@ -101,6 +101,17 @@ void gk_hm_plan_free(gk_hm_plan *pl);
 void gk_hm_unit_grid(int64_t m, int64_t n, int64_t edge, int64_t *um, int64_t *un, int64_t *gm,
                      int64_t *gn);
 
+/* The units of a multi-worker call without the deterministic flag: one per
+ * worker, gm x gn = workers (fewer where C has too few rows or columns for
+ * that: blocks rounded up to a multiple of 128 above 128), the split with
+ * the least host traffic, A read gn times and B gm times (gn m k + gm k n
+ * elements); among splits giving the same number of units, the least
+ * traffic, then the most rows of units. 65536 x 65536 x 65536 on 2
+ * workers: 2 x 1 units of 32768 x 65536 (48 GiB read in float, against 128
+ * GiB for gk_hm_unit_grid's 16 units); on 4: 2 x 2. */
+void gk_hm_unit_grid_for(int64_t m, int64_t n, int64_t k, int workers, int64_t *um, int64_t *un,
+                         int64_t *gm, int64_t *gn);
+
 /* Rows / columns / depth of block b (the last one ragged). */
 static inline int64_t gk_hm_extent(int64_t total, int64_t tile, int64_t b)
 {
