@@ -50,6 +50,13 @@ struct launcher_model {
 	double rate, side_half, ws_factor;
 };
 
+/* The first step's pieces go in FIRST_PARTS parts along the depth (when it
+ * is at least FIRST_PARTS x FIRST_MIN_DEPTH), each product part launched
+ * as soon as its part is in: nothing runs before the first step's loads,
+ * a tenth of a second for the 3 GB pieces of a 65536 product. */
+constexpr int FIRST_PARTS = 4;
+constexpr int64_t FIRST_MIN_DEPTH = 1024;
+
 launcher_model model_of(const void *fn, size_t es)
 {
 	if (es == 8)
@@ -175,7 +182,7 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 	memset(&cl, 0, sizeof cl);
 	cl.fn = fn_name;
 	cudaStream_t own_comp = NULL;
-	cudaEvent_t start = NULL, c_done[2] = {NULL, NULL};
+	cudaEvent_t start = NULL, c_done[2] = {NULL, NULL}, part_ready[FIRST_PARTS] = {};
 	slot_events ea = {0, NULL, NULL}, eb = {0, NULL, NULL}, ec = {0, NULL, NULL};
 	staging priv;
 	memset(&priv, 0, sizeof priv);
@@ -188,6 +195,7 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 	memset(x, 0, sizeof x);
 	size_t free_b = 0, total_b = 0;
 	int half = 0;
+	int parts = 1; /* of the first step (FIRST_PARTS) */
 	bool queued_only = false; /* session: return once queued */
 
 	if (dev != prev)
@@ -251,6 +259,11 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 	TRY_OUT(events_create(fn_name, &ec, pl.nc));
 	for (int q = 0; q < pl.nc; q++)
 		ACQ_OUT(event_create(&c_done[q]), "cudaEventCreate(done)");
+	parts = pl.steps[0].a_load && pl.steps[0].b_load &&
+	        gk_hm_extent(k, pl.kt, pl.steps[0].kk) >= FIRST_PARTS * FIRST_MIN_DEPTH
+	        ? FIRST_PARTS : 1;
+	for (int q = 0; parts > 1 && q < parts; q++)
+		ACQ_OUT(event_create(&part_ready[q]), "cudaEventCreate(first part)");
 	{
 		const size_t need = (size_t)pl.na * pl.slot_a + (size_t)pl.nbs * pl.slot_b + (size_t)pl.nc * pl.slot_c;
 		if (ses == NULL) {
@@ -344,9 +357,68 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 			HM_TRY(fn_name, cudaEventRecord(ec.free_[s->c_slot], cl.d2h));
 			return GK_OK;
 		};
-		TRY_OUT(load_step(&pl.steps[0]));
+		/* The first step in `parts` parts along its depth: each part of
+		 * the A and B pieces loaded (at its place in the slot), then
+		 * its product, accumulated into the C tile. */
+		const gk_hm_step *s0 = &pl.steps[0];
+		const int64_t dep0 = gk_hm_extent(k, kt, s0->kk);
+		auto part_of = [&](int q, int64_t *p0, int64_t *p1) {
+			*p0 = dep0 * q / parts;
+			*p1 = dep0 * (q + 1) / parts;
+		};
+		auto first_load = [&]() -> gk_status {
+			if (parts == 1)
+				return load_step(s0);
+			const int64_t i0 = (int64_t)s0->i * mt, j0 = (int64_t)s0->j * nt, k0 = (int64_t)s0->kk * kt;
+			const int64_t rows = gk_hm_extent(m, mt, s0->i), cols = gk_hm_extent(n, nt, s0->j);
+			HM_TRY(fn_name, cudaStreamWaitEvent(cl.h2d, ea.free_[s0->a_slot], 0));
+			HM_TRY(fn_name, cudaStreamWaitEvent(cl.h2d, eb.free_[s0->b_slot], 0));
+			if (s0->c_first && beta_nz) {
+				HM_TRY(fn_name, cudaStreamWaitEvent(cl.h2d, ec.free_[s0->c_slot], 0));
+				const tile t = tile_of(xc, i0, rows, j0, cols, mt, nt);
+				GK_FORWARD(load(&cl, xc, &t, sc + (size_t)s0->c_slot * pl.slot_c));
+				HM_TRY(fn_name, cudaEventRecord(ec.ready[s0->c_slot], cl.h2d));
+			}
+			for (int q = 0; q < parts; q++) {
+				int64_t p0, p1;
+				part_of(q, &p0, &p1);
+				const tile ta = tile_of(xa, i0, rows, k0 + p0, p1 - p0, mt, kt);
+				GK_FORWARD(load(&cl, xa, &ta, sa + (size_t)s0->a_slot * pl.slot_a + (size_t)(p0 * acs) * es));
+				const tile tb = tile_of(xb, k0 + p0, p1 - p0, j0, cols, kt, nt);
+				GK_FORWARD(load(&cl, xb, &tb, sb + (size_t)s0->b_slot * pl.slot_b + (size_t)(p0 * brs) * es));
+				HM_TRY(fn_name, cudaEventRecord(part_ready[q], cl.h2d));
+			}
+			HM_TRY(fn_name, cudaEventRecord(ea.ready[s0->a_slot], cl.h2d));
+			HM_TRY(fn_name, cudaEventRecord(eb.ready[s0->b_slot], cl.h2d));
+			return GK_OK;
+		};
+		auto first_launch = [&]() -> gk_status {
+			if (parts == 1)
+				return launch_step(s0);
+			const int64_t rows = gk_hm_extent(m, mt, s0->i), cols = gk_hm_extent(n, nt, s0->j);
+			if (s0->c_first)
+				HM_TRY(fn_name, cudaStreamWaitEvent(cl.comp, beta_nz ? ec.ready[s0->c_slot] : ec.free_[s0->c_slot], 0));
+			const T *pa = (const T *)(sa + (size_t)s0->a_slot * pl.slot_a);
+			const T *pb = (const T *)(sb + (size_t)s0->b_slot * pl.slot_b);
+			T *pc = (T *)(sc + (size_t)s0->c_slot * pl.slot_c);
+			for (int q = 0; q < parts; q++) {
+				int64_t p0, p1;
+				part_of(q, &p0, &p1);
+				HM_TRY(fn_name, cudaStreamWaitEvent(cl.comp, part_ready[q], 0));
+				if (fail_now())
+					return status(cudaErrorLaunchFailure, fn_name, "the launcher");
+				GK_FORWARD(K::run(fn, dev, cl.comp, rows, cols, p1 - p0, alpha, pa + p0 * acs, ars, acs,
+				                  pb + p0 * brs, brs, bcs, q == 0 && s0->c_first ? beta : T(1), pc, nt));
+			}
+			HM_TRY(fn_name, cudaEventRecord(ea.free_[s0->a_slot], cl.comp));
+			HM_TRY(fn_name, cudaEventRecord(eb.free_[s0->b_slot], cl.comp));
+			if (s0->c_last)
+				HM_TRY(fn_name, cudaEventRecord(c_done[s0->c_slot], cl.comp));
+			return GK_OK;
+		};
+		TRY_OUT(first_load());
 		for (int64_t t = 0; t < pl.nsteps; t++) {
-			TRY_OUT(launch_step(&pl.steps[t]));
+			TRY_OUT(t == 0 ? first_launch() : launch_step(&pl.steps[t]));
 			if (t > 0 && pl.steps[t - 1].c_last)
 				TRY_OUT(drain_step(&pl.steps[t - 1]));
 			if (t + 1 < pl.nsteps)
@@ -390,6 +462,8 @@ out:
 	events_destroy(&ec);
 	for (int q = 0; q < 2; q++)
 		event_destroy(&c_done[q]);
+	for (int q = 0; q < FIRST_PARTS; q++)
+		event_destroy(&part_ready[q]);
 	event_destroy(&start);
 	stream_destroy(&cl.h2d);
 	stream_destroy(&cl.d2h);
