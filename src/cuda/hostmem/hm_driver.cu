@@ -50,12 +50,6 @@ struct launcher_model {
 	double rate, side_half, ws_factor;
 };
 
-/* The first step's pieces go in FIRST_PARTS parts along the depth (when it
- * is at least FIRST_PARTS x FIRST_MIN_DEPTH), each product part launched
- * as soon as its part is in: nothing runs before the first step's loads,
- * a tenth of a second for the 3 GB pieces of a 65536 product. */
-constexpr int FIRST_PARTS = 4;
-constexpr int64_t FIRST_MIN_DEPTH = 1024;
 
 launcher_model model_of(const void *fn, size_t es)
 {
@@ -182,7 +176,7 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 	memset(&cl, 0, sizeof cl);
 	cl.fn = fn_name;
 	cudaStream_t own_comp = NULL;
-	cudaEvent_t start = NULL, c_done[2] = {NULL, NULL}, part_ready[FIRST_PARTS] = {};
+	cudaEvent_t start = NULL, c_done[2] = {NULL, NULL}, part_ready[GK_HM_FIRST_PARTS] = {};
 	slot_events ea = {0, NULL, NULL}, eb = {0, NULL, NULL}, ec = {0, NULL, NULL};
 	staging priv;
 	memset(&priv, 0, sizeof priv);
@@ -195,7 +189,7 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 	memset(x, 0, sizeof x);
 	size_t free_b = 0, total_b = 0;
 	int half = 0;
-	int parts = 1; /* of the first step (FIRST_PARTS) */
+	int parts = 1; /* of the first step (gk_hm_first_parts) */
 	bool queued_only = false; /* session: return once queued */
 
 	if (dev != prev)
@@ -259,9 +253,10 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 	TRY_OUT(events_create(fn_name, &ec, pl.nc));
 	for (int q = 0; q < pl.nc; q++)
 		ACQ_OUT(event_create(&c_done[q]), "cudaEventCreate(done)");
-	parts = pl.steps[0].a_load && pl.steps[0].b_load &&
-	        gk_hm_extent(k, pl.kt, pl.steps[0].kk) >= FIRST_PARTS * FIRST_MIN_DEPTH
-	        ? FIRST_PARTS : 1;
+	/* The first step in parts along its depth (hm_plan.h): without them
+	 * nothing ran before its pieces were in, a tenth of a second for the
+	 * 3 GB pieces of a 65536 product. */
+	parts = pl.steps[0].a_load && pl.steps[0].b_load ? gk_hm_first_parts(gk_hm_extent(k, pl.kt, pl.steps[0].kk)) : 1;
 	for (int q = 0; parts > 1 && q < parts; q++)
 		ACQ_OUT(event_create(&part_ready[q]), "cudaEventCreate(first part)");
 	{
@@ -462,7 +457,7 @@ out:
 	events_destroy(&ec);
 	for (int q = 0; q < 2; q++)
 		event_destroy(&c_done[q]);
-	for (int q = 0; q < FIRST_PARTS; q++)
+	for (int q = 0; q < GK_HM_FIRST_PARTS; q++)
 		event_destroy(&part_ready[q]);
 	event_destroy(&start);
 	stream_destroy(&cl.h2d);

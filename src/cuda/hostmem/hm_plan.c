@@ -142,9 +142,12 @@ static int evaluate(const gk_hm_params *p, int b_outer, int64_t mt, int64_t nt, 
 		t = c_bytes / ec / bw;
 	if (flops / (rate * eff) > t)
 		t = flops / (rate * eff);
-	/* What cannot overlap: the first step's loads and the last tile's drain;
-	 * with one step, everything. */
-	const double first = (double)(sa + sb + (p->beta_nonzero ? sc : 0)) / bw, last = (double)sc / bw;
+	/* What cannot overlap: the first step's loads (of its pieces, the
+	 * first part: gk_hm_first_parts) and the last tile's drain; with one
+	 * step, everything. */
+	const double parts = (double)gk_hm_first_parts(kt < p->k ? kt : p->k);
+	const double first = ((double)(sa + sb) / parts + (p->beta_nonzero ? (double)sc : 0)) / bw;
+	const double last = (double)sc / bw;
 	t += steps > 1 ? (p->first_hidden ? 0 : first) + last : h2d / bw + c_bytes / bw;
 	t += steps * STEP_OVERHEAD_S;
 	c->b_outer = b_outer;

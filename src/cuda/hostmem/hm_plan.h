@@ -83,6 +83,18 @@ typedef struct gk_hm_plan {
 	double est_s;         /* the cost model's time */
 } gk_hm_plan;
 
+/* The first step's A and B pieces go to the device in GK_HM_FIRST_PARTS
+ * parts along the depth when it is at least GK_HM_FIRST_PARTS x
+ * GK_HM_FIRST_MIN_DEPTH (hm_driver.cu), each part's product launched as
+ * soon as the part is in: only the first part's loads come before any
+ * product, and the cost model charges only those. */
+#define GK_HM_FIRST_PARTS 4
+#define GK_HM_FIRST_MIN_DEPTH 1024
+static inline int gk_hm_first_parts(int64_t depth)
+{
+	return depth >= GK_HM_FIRST_PARTS * GK_HM_FIRST_MIN_DEPTH ? GK_HM_FIRST_PARTS : 1;
+}
+
 /* Make a plan: GK_OK, GK_ERR_NO_MEMORY (the steps' array), or
  * GK_ERR_UNSUPPORTED when even the smallest tiles (16 x 16 x 16, or
  * min_tile) exceed the budget (message for gk_last_error()). The search
