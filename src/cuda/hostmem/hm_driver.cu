@@ -542,6 +542,18 @@ extern "C" gk_status gk_hm_session_open(const char *fn, int device, gk_hm_sessio
 	return GK_OK;
 }
 
+extern "C" gk_status gk_hm_session_wait(const char *fn, gk_hm_session *ss)
+{
+	int prev = 0;
+	HM_TRY(fn, cudaGetDevice(&prev));
+	if (prev != ss->device)
+		HM_TRY(fn, cudaSetDevice(ss->device));
+	const cudaError_t e = HM_CK(cudaEventSynchronize(ss->half_free[ss->cur]));
+	if (prev != ss->device)
+		cudaSetDevice(prev);
+	return e == cudaSuccess ? GK_OK : status(e, fn, "cudaEventSynchronize(half)");
+}
+
 extern "C" gk_status gk_hm_session_close(const char *fn, gk_hm_session *ss)
 {
 	if (ss == NULL)

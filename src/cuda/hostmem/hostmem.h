@@ -38,9 +38,12 @@ typedef struct gk_hm_opts {
  * overlap its product; each call is planned with half of o->budget, and
  * the budget is not lowered to the device's free memory (the caller sized
  * it). A call whose operands are staged or registered still waits for its
- * work. gk_hm_session_close waits for everything and gives it all back;
- * its status is that of the queued work. */
+ * work. gk_hm_session_wait returns once the half the next call would take
+ * is free (its last call's results are back): with it, no more than two
+ * calls are in flight. gk_hm_session_close waits for everything and gives
+ * it all back; its status is that of the queued work. */
 gk_status gk_hm_session_open(const char *fn, int device, gk_hm_session **out);
+gk_status gk_hm_session_wait(const char *fn, gk_hm_session *s);
 gk_status gk_hm_session_close(const char *fn, gk_hm_session *s);
 
 /* The canonical problem of cuda_gemm.h with host pointers, computed by the
