@@ -6,18 +6,23 @@
  * worker's device, with the worker's own streams, slots and staging ring.
  * Synchronous. docs/CUDA_MULTI.md.
  *
- * Units: C is cut into blocks by gk_hm_unit_grid (hm_plan.c), from the
- * shape alone. A unit reads its row panel of A (um x k) and its column
- * panel of B (k x un); the units are dealt out one at a time from a shared
- * counter, row by row of the grid, so a device that finishes early takes
- * more (dynamic scheduling) and no device waits for another.
+ * Units: C is cut into blocks; a unit reads its row panel of A (um x k)
+ * and its column panel of B (k x un). Without the deterministic flag, one
+ * per worker (gk_hm_unit_grid_for, hm_plan.c: the split of least host
+ * traffic), each planned with the worker's whole budget. With it (or an
+ * edge forced by gk_hm_set_unit), from the shape alone (gk_hm_unit_grid),
+ * dealt out one at a time from a shared counter, row by row of the grid,
+ * so a device that finishes early takes more (dynamic scheduling).
  *
  * Workers: the calling thread is worker 0; the others are threads started
- * for the call. A worker queues its units on a session of its own
- * (hostmem.h: streams and two halves of slots kept from unit to unit), so
- * that the next unit's first loads overlap this unit's product instead of
- * waiting for its end; each unit is planned with half the worker's budget. Each makes its device current for each unit (the driver
- * does) and restores nothing else: its thread ends with the call. A
+ * for the call. With more units than workers, a worker queues its units
+ * on a session of its own (hostmem.h: streams and two halves of slots
+ * kept from unit to unit), so that the next unit's first loads overlap
+ * this unit's product instead of waiting for its end; each unit is
+ * planned with half the worker's budget, and a worker takes a unit only
+ * when the half it goes into is free (at most two in flight). Each makes
+ * its device current for each unit (the driver does) and restores nothing
+ * else: its thread ends with the call. A
  * worker that fails stops the others from taking new units; the call
  * waits for all of them and returns the first failure, with its message.
  * Every resource a unit took is given back by that unit's call.
