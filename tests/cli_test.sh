@@ -120,6 +120,12 @@ expect 2 "four sizes" gemm 8 8 8 8
 # 12 TiB of operands: refused before anything is allocated, on any machine.
 expect 1 "larger than memory" gemm 1048576 1048576 1048576
 contains "$T/err" "GiB of memory" "larger than memory"
+# GK_MEM_AVAILABLE replaces the figure (a VM whose memory grows as it is
+# used reads too little): 4.5 GiB of operands against 2 GiB.
+GK_MEM_AVAILABLE=2G expect 1 "GK_MEM_AVAILABLE=2G" gemm 20000 20000 20000
+contains "$T/err" "2.0 GiB are available (GK_MEM_AVAILABLE)" "GK_MEM_AVAILABLE=2G"
+GK_MEM_AVAILABLE=lots expect 1 "GK_MEM_AVAILABLE not a size" gemm 1048576 1048576 1048576
+contains "$T/err" "is not a size" "GK_MEM_AVAILABLE not a size"
 expect 2 "unknown algo" gemm 8 8 8 --algo no.such.algo
 contains "$T/err" "cpu.plain" "unknown algo lists the valid names"
 expect 2 "bad dtype" gemm 8 8 8 --dtype h

@@ -135,8 +135,54 @@ static uint64_t read_u64(const char *path)
 	return (uint64_t)v;
 }
 
+/* GK_MEM_AVAILABLE: bytes, with an optional K, M, G or T (powers of 1024);
+ * "off" or 0 turns the check off. Returns 1 and *out when it is set and
+ * valid (*out = 0: no check), 0 when unset, -1 (with a warning) when it
+ * cannot be read. */
+static int mem_override(uint64_t *out)
+{
+	const char *e = getenv("GK_MEM_AVAILABLE");
+	if (e == NULL || *e == '\0')
+		return 0;
+	if (strcmp(e, "off") == 0) {
+		*out = 0;
+		return 1;
+	}
+	char *end = NULL;
+	errno = 0;
+	const double v = strtod(e, &end);
+	double scale = 1;
+	if (end != NULL && *end != '\0') {
+		const char *units = "KMGT";
+		const char *u = strchr(units, *end == 'k' ? 'K' : *end);
+		if (u == NULL || *u == '\0' || end[1] != '\0')
+			end = NULL;
+		else
+			scale = (double)((uint64_t)1 << (10 * (u - units + 1)));
+	}
+	if (end == NULL || end == e || errno != 0 || !(v >= 0) || v * scale > 1.8e19) {
+		static int warned;
+		if (!warned)
+			fprintf(stderr, "gemmkit: GK_MEM_AVAILABLE=\"%s\" is not a size (bytes, or a number with K, "
+			        "M, G or T, or off): ignored\n", e);
+		warned = 1;
+		return -1;
+	}
+	*out = (uint64_t)(v * scale);
+	return 1;
+}
+
+int cli_mem_overridden(void)
+{
+	uint64_t v;
+	return mem_override(&v) == 1;
+}
+
 uint64_t cli_mem_available(void)
 {
+	uint64_t set;
+	if (mem_override(&set) == 1)
+		return set;
 	FILE *f = fopen("/proc/meminfo", "r");
 	if (f == NULL)
 		return 0;
@@ -169,7 +215,8 @@ int cli_mem_fits(double need, const char *what, char *why, size_t len)
 	const uint64_t avail = cli_mem_available();
 	if (avail == 0 || need <= (double)avail)
 		return 0;
-	snprintf(why, len, "%s need %.1f GiB of memory; %.1f GiB are available", what,
-	         need / (1u << 30), (double)avail / (1u << 30));
+	snprintf(why, len, "%s need %.1f GiB of memory; %.1f GiB are available%s", what,
+	         need / (1u << 30), (double)avail / (1u << 30),
+	         cli_mem_overridden() ? " (GK_MEM_AVAILABLE)" : " (GK_MEM_AVAILABLE=off skips this check)");
 	return -1;
 }

@@ -30,8 +30,13 @@ void cli_fill_f64(double *x, size_t n, cli_rng *r);
 /* Memory a process can still take without swapping, in bytes:
  * MemAvailable of /proc/meminfo, or in a memory-limited cgroup (a
  * container) its limit less its use when that is smaller; 0 where neither
- * can be read (then nothing is known). */
+ * can be read (then nothing is known). The environment variable
+ * GK_MEM_AVAILABLE (bytes, or with K, M, G or T; "off" or 0: no check)
+ * replaces it: on a virtual machine whose memory grows as it is used,
+ * MemAvailable reads less than the machine will give. */
 uint64_t cli_mem_available(void);
+/* 1 when GK_MEM_AVAILABLE sets the figure. */
+int cli_mem_overridden(void);
 /* Whether `need` bytes for `what` fit the memory available (a double: a
  * product of sizes may overflow any integer): 0 when they do or nothing is
  * known, else -1 with "<what> need X GiB of memory; Y GiB are available" in

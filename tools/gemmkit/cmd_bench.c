@@ -82,6 +82,8 @@ static void usage(FILE *f)
 	        "  --list              list the contenders of the run, and exit\n"
 	        "  -h, --help          this help\n"
 	        "\n"
+	        "A GEMM cell whose matrices, or a gf256 case whose shards, need more memory than is\n"
+	        "available (MemAvailable, or GK_MEM_AVAILABLE=size|off) is \"-\", with the figures.\n"
 	        "The table goes to stdout, progress to stderr. Exit status: 0 all results correct,\n"
 	        "1 a result was wrong (\"ERR\") or a file could not be written, 2 bad options.\n",
 	        BENCH_MAX_TCOUNTS);

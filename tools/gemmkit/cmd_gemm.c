@@ -87,7 +87,8 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 success; 1 the library reported an error, the check failed,\n"
 "an output file could not be written, or the matrices need more memory than\n"
-"the system has available (checked before any is allocated); 2 bad command\n"
+"the system has available (checked before any is allocated, against\n"
+"MemAvailable or GK_MEM_AVAILABLE=size|off); 2 bad command\n"
 "line, or an input file that cannot be used (missing, not a .npy matrix,\n"
 "wrong shape); then nothing is computed.\n",
 	        GEMM_RAND_MIN_SIZE, GEMM_RAND_MAX_SIZE, GKC_SAMPLE_ROWS);
