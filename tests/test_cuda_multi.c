@@ -302,10 +302,13 @@ int main(void)
 	printf("\n");
 	tu_rng r;
 	tu_rng_init(&r, tu_seed());
+	/* {300, 150, 2100, 150}: two units, as many as the workers of {0,0}
+	 * and {0,1}: deterministic, they must be planned as on one device. */
 	static const int64_t shapes[][4] = {{300, 257, 190, 96}, {1, 500, 70, 128}, {600, 520, 300, 0},
-	                                    {513, 1, 33, 128}, {700, 650, 1100, 256}, {129, 130, 2000, 64}};
+	                                    {300, 150, 2100, 150}, {513, 1, 33, 128}, {700, 650, 1100, 256},
+	                                    {129, 130, 2000, 64}};
 	static const gk_precision modes[] = {GK_PRECISION_STRICT, GK_PRECISION_ACCURATE, GK_PRECISION_TF32};
-	const int nshapes = small ? 3 : 6;
+	const int nshapes = small ? 4 : 7;
 	int ncases = 0;
 	for (int s = 0; s < nshapes; s++)
 		for (int f64 = 0; f64 < 2; f64++)

@@ -15,8 +15,8 @@
  * so a device that finishes early takes more (dynamic scheduling).
  *
  * Workers: the calling thread is worker 0; the others are threads started
- * for the call. With more units than workers, a worker queues its units
- * on a session of its own (hostmem.h: streams and two halves of slots
+ * for the call. With more units than workers, or with the deterministic
+ * flag, a worker queues its units on a session of its own (hostmem.h: streams and two halves of slots
  * kept from unit to unit), so that the next unit's first loads overlap
  * this unit's product instead of waiting for its end; each unit is
  * planned with half the worker's budget, and a worker takes a unit only
@@ -258,7 +258,10 @@ gk_status multi_run(job<T, Fn> *j, const gk_hm_multi *o)
 	/* No more workers than units: the first entries of the list. */
 	const int64_t units = j->gm * j->gn;
 	const int nw = (int64_t)o->ndev < units ? o->ndev : (int)units;
-	j->sessions = units > nw;
+	/* Deterministic: always on sessions, so that every unit is planned
+	 * with half the budget whatever the number of workers (a unit's plan
+	 * decides its bits). */
+	j->sessions = o->deterministic || units > nw;
 	j->t0 = trace_on() ? trace_now() : 0;
 	if (j->t0 > 0)
 		fprintf(stderr, "gemmkit: %s %lld x %lld x %lld on %d workers: %lld x %lld units of %lld x %lld%s\n",
