@@ -413,6 +413,10 @@ typedef struct gk_kernels {
 	gk_gf256_dot_fn gf_dot_affine[GK_GF256_MAX_ROWS + 1];
 	uint64_t gf_affine_requires;
 	const char *gf_affine_name; /* "avx2+gfni", "avx512+gfni"; NULL without */
+	/* For one or two output rows, the affine kernels take at most this many
+	 * inputs a call, the driver cutting more into groups of about
+	 * gf_affine_few_group (0: the driver's general rule). */
+	int gf_affine_few_most, gf_affine_few_group;
 } gk_kernels;
 
 /* The tables, in src/cpu/<isa>/table_<isa>.c. */

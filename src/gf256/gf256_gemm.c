@@ -30,20 +30,10 @@
  * groups accumulating into the outputs. */
 #define GK_GF256_MAX_STREAMS 16
 #define GK_GF256_GROUP 10
-/* One or two output rows with the GFNI kernels (a decode of one or two
- * lost shards): the kernel outruns a dozen streams, and a second pass over
- * one or two rows in cache costs little, so past 8 inputs they go in groups
- * of about 6. Zen 5, AVX-512 + GFNI, the gf256 suite three times each way
- * in alternation, ratios to ISA-L, one thread: 10+4 decode 1.61-1.83 ->
- * 2.41-2.66 (64 KiB) and 1.93-2.37 -> 2.24-2.84 (1 MiB), 12+4 decode
- * 1.60-1.82 -> 2.30-2.33 and 2.10-2.48 -> 2.52-2.73, 28+4 decode 1.67-1.79 ->
- * 1.79-2.02 (64 KiB) but 3.23-3.50 -> 2.95-2.98 (1 MiB); two threads, 12+4
- * decode on 64 KiB 109-120 -> 133-151 GB/s. With four output rows the same
- * groups lost (12+4 encode on 1 MiB 2.30 -> 1.27-1.44), so they are for one
- * or two only (bench/results/2026-11-30-zen5-gf-groups/). */
+/* One or two output rows (a decode of one or two lost shards) with a set
+ * whose affine kernels ask for it (gf_affine_few_most, kernel_api.h): past
+ * that many inputs, groups of about gf_affine_few_group. */
 #define GK_GF256_FEW_ROWS 2
-#define GK_GF256_FEW_ROWS_STREAMS 8
-#define GK_GF256_FEW_ROWS_GROUP 6
 /* When a call takes several passes (row groups or input groups), the columns
  * are cut into blocks whose k input and m output rows fit in this many bytes
  * of L2, so every pass after the first reads from cache. */
@@ -106,13 +96,14 @@ const char *gk_gf256_kernel_name(void)
 }
 
 /* Inputs per kernel call: k, or groups of about GK_GF256_GROUP when k is
- * wider than GK_GF256_MAX_STREAMS (for one or two rows with the GFNI
- * kernels, about GK_GF256_FEW_ROWS_GROUP past GK_GF256_FEW_ROWS_STREAMS). */
-static int64_t choose_kg(int64_t k, int64_t m, int affine)
+ * wider than GK_GF256_MAX_STREAMS (for one or two rows with affine kernels
+ * that ask for it, about their gf_affine_few_group past gf_affine_few_most). */
+static int64_t choose_kg(const gk_kernels *kern, int affine, int64_t k, int64_t m)
 {
-	const int few = affine && m <= GK_GF256_FEW_ROWS;
-	const int64_t most = few ? GK_GF256_FEW_ROWS_STREAMS : GK_GF256_MAX_STREAMS;
-	const int64_t group = few ? GK_GF256_FEW_ROWS_GROUP : GK_GF256_GROUP;
+	const int few = affine && m <= GK_GF256_FEW_ROWS && kern->gf_affine_few_most > 0 &&
+	                kern->gf_affine_few_group > 0;
+	const int64_t most = few ? kern->gf_affine_few_most : GK_GF256_MAX_STREAMS;
+	const int64_t group = few ? kern->gf_affine_few_group : GK_GF256_GROUP;
 	if (k <= most)
 		return k;
 	const int64_t groups = (k + group - 1) / group;
@@ -139,7 +130,7 @@ gk_status gk_gf256_plan_init(gk_gf256_plan *p, const gk_kernels *kern, int affin
 	GK_RETURN_IF(p->coef == NULL, GK_ERR_NO_MEMORY,
 	             "gf256: no memory for %lld x %lld coefficient tables", (long long)m,
 	             (long long)k);
-	p->kg = choose_kg(k, m, aff);
+	p->kg = choose_kg(kern, aff, k, m);
 	/* Tile (row group r0 of R rows, input group j0 of G inputs) is R x G
 	 * entries at entry r0 * k + R * j0, rows G entries apart: the layout the
 	 * kernels read for one call. */
