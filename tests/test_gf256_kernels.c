@@ -164,10 +164,10 @@ static void test_kernels(const flavor *fl, int nfl, tu_rng *rng)
 					           lens[tu_next(rng) % (sizeof lens / sizeof lens[0])],
 					           (int64_t)(tu_next(rng) % 130), acc, rng);
 				}
-		/* one or two rows of 9 to 16 inputs from past L2 (GK_GF256_FAR):
-		 * the GFNI kernels' four-vector loop with requests ahead, over
-		 * several of its steps and every kind of tail */
-		for (int rows = 1; rows <= 2; rows++)
+		/* every row count with 9 to 16 inputs from past L2
+		 * (GK_GF256_FAR): the GFNI kernels' four-vector loop with requests
+		 * ahead, over several of its steps and every kind of tail */
+		for (int rows = 1; rows <= GK_GF256_MAX_ROWS; rows++)
 			for (int64_t k = 9; k <= 16; k++) {
 				const int accs[] = {GK_GF256_FAR, GK_GF256_FAR | GK_GF256_ACC,
 				                    GK_GF256_FAR | GK_GF256_STREAM};

@@ -12,13 +12,14 @@
  * an 8x8 bit matrix to every byte, so one instruction multiplies 64 bytes by
  * c, whatever the polynomial. Inputs are taken in pairs so that one
  * VPTERNLOGD folds two products into an accumulator; two vectors per input
- * per iteration let each broadcast matrix serve 128 bytes, four where one
- * or two rows of up to 8 inputs leave the registers for them (256 bytes:
- * on a Zen 5 core, runs in both orders, 4+2 encode on 64 KiB shards
- * 1.06-1.41x, 6+3 decode 1.16-1.43x, 16 KiB 1.00-1.37x, 1 MiB shards and
- * 4+2 decode within the host's spread,
- * bench/results/2026-11-28-zen5-cpu/logs/gfni_rows12_ab.log), and so do
- * one or two rows of 9 to 16 inputs that come from past L2 (dot_rows). The
+ * per iteration let each broadcast matrix serve 128 bytes, four where
+ * rows of up to 8 inputs leave the registers for them (256 bytes; for one
+ * or two rows on a Zen 5 core, runs in both orders, 4+2 encode on 64 KiB
+ * shards 1.06-1.41x, 6+3 decode 1.16-1.43x, 16 KiB 1.00-1.37x, 1 MiB shards
+ * and 4+2 decode within the host's spread,
+ * bench/results/2026-11-28-zen5-cpu/logs/gfni_rows12_ab.log; for three to
+ * six rows, dot_rows), and so do rows of 9 to 16 inputs that come from past
+ * L2 (dot_rows). The
  * tail (< 64 bytes) uses masked loads and stores.
  */
 #include <immintrin.h>
@@ -127,6 +128,15 @@ step(int rows, int nv, int64_t i, int64_t k, int64_t mstride, const uint8_t *res
 	}
 GK_GFNI_FAR4(far4_1, 1)
 GK_GFNI_FAR4(far4_2, 2)
+GK_GFNI_FAR4(far4_3, 3)
+GK_GFNI_FAR4(far4_4, 4)
+GK_GFNI_FAR4(far4_5, 5)
+GK_GFNI_FAR4(far4_6, 6)
+
+typedef int64_t (*far4_fn)(int64_t, int64_t, int64_t, int64_t, const uint8_t *restrict,
+                           const uint8_t *const *restrict, uint8_t *const *restrict, int, int,
+                           int64_t);
+static const far4_fn far4[GK_GF256_MAX_ROWS + 1] = {0, far4_1, far4_2, far4_3, far4_4, far4_5, far4_6};
 
 static inline __attribute__((always_inline)) void
 dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
@@ -139,17 +149,26 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 	__m512i s0[GK_GF256_MAX_ROWS];
 	int64_t i = off;
 	const int64_t end = off + len;
-	/* One or two rows of up to 8 inputs, or of up to 16 that come from
-	 * past L2 (requested ahead): four vectors per input, each matrix
-	 * serving 256 bytes. In cache, past 8 inputs, four lines of each in
-	 * flight ran 12+4 decode on 64 KiB shards at 0.86-1.0x; from past L2,
-	 * 10+4 and 12+4 decode on 1 MiB shards 1.12x and 1.16x, 28+4 (groups
-	 * of 10) within 2% (bench/results/2026-11-30-zen5-gf-nv4/). */
-	if (rows <= 2 && k <= 8)
+	/* Up to 8 inputs, or up to 16 that come from past L2 (requested
+	 * ahead): four vectors per input, each matrix serving 256 bytes. In
+	 * cache, past 8 inputs, four lines of each in flight ran 12+4 decode
+	 * on 64 KiB shards at 0.86-1.0x, 10+4 and 12+4 encode at 0.87-0.90x
+	 * (bench/results/2026-11-30-zen5-gf-rows/logs/in_cache_past8.log);
+	 * from past L2, 10+4
+	 * and 12+4 decode on 1 MiB shards 1.12x and 1.16x, 28+4 (groups of 10)
+	 * within 2% (bench/results/2026-11-30-zen5-gf-nv4/). Three to six
+	 * rows, against two vectors per input, one thread, in the same process
+	 * (bench/results/2026-11-30-zen5-gf-rows/): encodes on 64 KiB shards
+	 * 5+3 1.29-1.36x, 8+4 1.05-1.07x, 8+5 1.03-1.08x, 6+3 1.03-1.04x, 6+6
+	 * 0.98-1.00x; on 1 MiB shards 1.02-1.26x for these and 10+4 and 12+4,
+	 * 28+4 (passes of 10, 10 and 8 inputs) 0.96-0.98x. Six rows of four
+	 * vectors take 24 accumulators, and the compiler keeps some in memory:
+	 * as fast as two vectors. */
+	if (k <= 8)
 		for (; i + 4 * VEC <= end; i += 4 * VEC)
 			step(rows, 4, i, k, mstride, coef, src, dst, acc, nt, ahead);
-	else if (rows <= 2 && ahead > 0 && k <= 16)
-		i = (rows == 1 ? far4_1 : far4_2)(i, end, k, mstride, coef, src, dst, acc, nt, ahead);
+	else if (ahead > 0 && k <= 16)
+		i = far4[rows](i, end, k, mstride, coef, src, dst, acc, nt, ahead);
 	for (; i + 2 * VEC <= end; i += 2 * VEC)
 		step(rows, 2, i, k, mstride, coef, src, dst, acc, nt, ahead);
 	if (nt)
