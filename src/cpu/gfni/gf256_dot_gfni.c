@@ -159,8 +159,8 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 	 * within 2% (bench/results/2026-11-30-zen5-gf-nv4/). Three to six
 	 * rows, against two vectors per input, one thread, in the same process
 	 * (bench/results/2026-11-30-zen5-gf-rows/): encodes on 64 KiB shards
-	 * 5+3 1.29-1.36x, 8+4 1.05-1.07x, 8+5 1.03-1.08x, 6+3 1.03-1.04x, 6+6
-	 * 0.98-1.00x; on 1 MiB shards 1.02-1.26x for these and 10+4 and 12+4,
+	 * 5+3 1.29-1.38x, 8+4 1.05-1.07x, 8+5 1.03-1.08x, 6+3 1.03-1.04x, 6+6
+	 * 0.97-0.99x; on 1 MiB shards 1.02-1.26x for these and 10+4 and 12+4,
 	 * 28+4 (passes of 10, 10 and 8 inputs) 0.96-0.98x. Six rows of four
 	 * vectors take 24 accumulators, and the compiler keeps some in memory:
 	 * as fast as two vectors. */
