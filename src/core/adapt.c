@@ -78,6 +78,7 @@
  * against what the threads gain.
  * GK_GEMM_ADAPT=0 turns it off: the rule alone.
  */
+#include <stdio.h>
 #include <time.h>
 #include "adapt.h"
 #include "gk_internal.h"
@@ -112,6 +113,8 @@ typedef struct {
 	double work[2]; /* long classes: the work of the calls timed */
 	int64_t warm_from; /* when the untimed calls began, 0 before */
 	int missed;        /* timed calls on the threads that no worker joined */
+	int many_calls;    /* for GK_ADAPT_TRACE: calls timed on the threads, */
+	int alone;         /* and (long classes) those that no worker joined */
 	int last;          /* the choice before, kept across learning */
 	int streak;        /* how many times in a row it was the same */
 	int keep;          /* calls the choice is kept for */
@@ -124,6 +127,18 @@ static int adapt_on(void)
 {
 	static int cached = -1;
 	return gk_env_on("GK_GEMM_ADAPT", &cached);
+}
+
+/* GK_ADAPT_TRACE=1: each choice on stderr, with the times it came from. */
+static int never(void)
+{
+	return 0;
+}
+
+static int adapt_trace(void)
+{
+	static int cached = -1;
+	return gk_env_switch("GK_ADAPT_TRACE", &cached, never);
 }
 
 static int64_t now_ns(void)
@@ -144,6 +159,8 @@ static void learn_again(adapt_class *c, int nt)
 	c->work[0] = c->work[1] = 0.0;
 	c->warm_from = 0;
 	c->missed = 0;
+	c->many_calls = 0;
+	c->alone = 0;
 	c->keep = 0;
 }
 
@@ -200,6 +217,8 @@ int gk_adapt_begin(gk_adapt_kind kind, double work, double low, int nt, gk_adapt
 	pr->c = c;
 	pr->many = c->side;
 	pr->is_long = is_long;
+	pr->kind = (int)kind;
+	pr->cls = idx;
 	(void)gk_pool_take_joined();
 	pr->work = work;
 	pr->t0 = now_ns();
@@ -214,6 +233,8 @@ void gk_adapt_end_timed(gk_adapt *pr)
 	if (pr->is_long) {
 		c->best[s] += (double)dt;
 		c->work[s] += pr->work;
+		if (s && gk_pool_take_joined() < 2)
+			c->alone++;
 	} else {
 		/* A call on the threads that the caller ran alone (the workers
 		 * asleep, or not yet on a CPU of their own) timed one thread: it
@@ -227,6 +248,7 @@ void gk_adapt_end_timed(gk_adapt *pr)
 			c->best[s] = v;
 	}
 	++c->calls;
+	c->many_calls += s;
 	if (s ? c->calls < ADAPT_TRIES || (pr->is_long && c->best[1] < ADAPT_LONG_NS)
 	      : c->calls < (pr->is_long ? ADAPT_LONG_ONE_TRIES : ADAPT_TRIES))
 		return;
@@ -252,4 +274,14 @@ void gk_adapt_end_timed(gk_adapt *pr)
 	c->last = c->choice;
 	c->keep = (c->choice == 1 ? ADAPT_KEEP_ONE : ADAPT_KEEP) << c->streak;
 	c->since = now_ns();
+	if (adapt_trace()) {
+		static const char *const kinds[GK_ADAPT_KINDS] = {"f32", "f64", "gf256"};
+		fprintf(stderr,
+		        "gemmkit adapt: %s class %d (%s, work %.3g): one thread %.4g ns/unit, "
+		        "%d threads %.4g ns/unit (%d calls, %d of them without a worker) -> %d "
+		        "thread%s, kept %d calls (streak %d)\n",
+		        kinds[pr->kind], pr->cls, pr->is_long ? "long" : "short", pr->work, one, c->nt,
+		        many, c->many_calls, pr->is_long ? c->alone : c->missed, c->choice,
+		        c->choice == 1 ? "" : "s", c->keep, c->streak);
+	}
 }

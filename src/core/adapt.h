@@ -16,10 +16,11 @@ typedef struct {
 	void *c;
 	int many;    /* timed on the threads (else on one) */
 	int is_long; /* a class of the longer products */
+	int kind, cls; /* for GK_ADAPT_TRACE */
 	double work;
 	int64_t t0;
 } gk_adapt;
-#define GK_ADAPT_INIT {NULL, 0, 0, 0.0, 0}
+#define GK_ADAPT_INIT {NULL, 0, 0, 0, 0, 0.0, 0}
 
 /* The threads a product of `work` units runs on: nt, the count its rule
  * allows, or 1. low is the least work the rule gives two threads; products
