@@ -299,45 +299,82 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 		 * lines of the slot's nominal length. */
 		const int64_t ars = xa->row_lines ? kt : 1, acs = xa->row_lines ? 1 : mt;
 		const int64_t brs = xb->row_lines ? nt : 1, bcs = xb->row_lines ? 1 : kt;
-		auto load_step = [&](const gk_hm_step *s) -> gk_status {
+		/* A step in `parts` parts along its depth (the first step,
+		 * hm_plan.h; the others in one): each part of the A and B pieces
+		 * loaded at its place in the slot, then its product, accumulated
+		 * into the C tile. In parts, the C tile is loaded first, as the
+		 * first part's product needs it; in one, last, so that the wait
+		 * for its slot holds up no A or B load behind it. */
+		auto part_of = [&](int64_t dep, int parts, int q, int64_t *p0, int64_t *p1) {
+			*p0 = dep * q / parts;
+			*p1 = dep * (q + 1) / parts;
+		};
+		auto load_step = [&](const gk_hm_step *s, int parts) -> gk_status {
 			const int64_t i0 = (int64_t)s->i * mt, j0 = (int64_t)s->j * nt, k0 = (int64_t)s->kk * kt;
 			const int64_t rows = gk_hm_extent(m, mt, s->i), cols = gk_hm_extent(n, nt, s->j);
 			const int64_t dep = gk_hm_extent(k, kt, s->kk);
-			if (s->a_load) {
-				HM_TRY(fn_name, cudaStreamWaitEvent(cl.h2d, ea.free_[s->a_slot], 0));
-				const tile t = tile_of(xa, i0, rows, k0, dep, mt, kt);
-				GK_FORWARD(load(&cl, xa, &t, sa + (size_t)s->a_slot * pl.slot_a));
-				HM_TRY(fn_name, cudaEventRecord(ea.ready[s->a_slot], cl.h2d));
-			}
-			if (s->b_load) {
-				HM_TRY(fn_name, cudaStreamWaitEvent(cl.h2d, eb.free_[s->b_slot], 0));
-				const tile t = tile_of(xb, k0, dep, j0, cols, kt, nt);
-				GK_FORWARD(load(&cl, xb, &t, sb + (size_t)s->b_slot * pl.slot_b));
-				HM_TRY(fn_name, cudaEventRecord(eb.ready[s->b_slot], cl.h2d));
-			}
-			if (s->c_first && beta_nz) {
+			auto load_c = [&]() -> gk_status {
+				if (!s->c_first || !beta_nz)
+					return GK_OK;
 				HM_TRY(fn_name, cudaStreamWaitEvent(cl.h2d, ec.free_[s->c_slot], 0));
 				const tile t = tile_of(xc, i0, rows, j0, cols, mt, nt);
 				GK_FORWARD(load(&cl, xc, &t, sc + (size_t)s->c_slot * pl.slot_c));
 				HM_TRY(fn_name, cudaEventRecord(ec.ready[s->c_slot], cl.h2d));
+				return GK_OK;
+			};
+			if (parts > 1)
+				GK_FORWARD(load_c());
+			/* Each piece after its slot is free, and ready once its
+			 * last part is in. */
+			for (int q = 0; q < parts; q++) {
+				int64_t p0, p1;
+				part_of(dep, parts, q, &p0, &p1);
+				if (s->a_load) {
+					if (q == 0)
+						HM_TRY(fn_name, cudaStreamWaitEvent(cl.h2d, ea.free_[s->a_slot], 0));
+					const tile t = tile_of(xa, i0, rows, k0 + p0, p1 - p0, mt, kt);
+					GK_FORWARD(load(&cl, xa, &t, sa + (size_t)s->a_slot * pl.slot_a + (size_t)(p0 * acs) * es));
+					if (q == parts - 1)
+						HM_TRY(fn_name, cudaEventRecord(ea.ready[s->a_slot], cl.h2d));
+				}
+				if (s->b_load) {
+					if (q == 0)
+						HM_TRY(fn_name, cudaStreamWaitEvent(cl.h2d, eb.free_[s->b_slot], 0));
+					const tile t = tile_of(xb, k0 + p0, p1 - p0, j0, cols, kt, nt);
+					GK_FORWARD(load(&cl, xb, &t, sb + (size_t)s->b_slot * pl.slot_b + (size_t)(p0 * brs) * es));
+					if (q == parts - 1)
+						HM_TRY(fn_name, cudaEventRecord(eb.ready[s->b_slot], cl.h2d));
+				}
+				if (parts > 1)
+					HM_TRY(fn_name, cudaEventRecord(part_ready[q], cl.h2d));
 			}
+			if (parts == 1)
+				GK_FORWARD(load_c());
 			return GK_OK;
 		};
-		auto launch_step = [&](const gk_hm_step *s) -> gk_status {
+		auto launch_step = [&](const gk_hm_step *s, int parts) -> gk_status {
 			const int64_t rows = gk_hm_extent(m, mt, s->i), cols = gk_hm_extent(n, nt, s->j);
 			const int64_t dep = gk_hm_extent(k, kt, s->kk);
-			HM_TRY(fn_name, cudaStreamWaitEvent(cl.comp, ea.ready[s->a_slot], 0));
-			HM_TRY(fn_name, cudaStreamWaitEvent(cl.comp, eb.ready[s->b_slot], 0));
+			if (parts == 1) {
+				HM_TRY(fn_name, cudaStreamWaitEvent(cl.comp, ea.ready[s->a_slot], 0));
+				HM_TRY(fn_name, cudaStreamWaitEvent(cl.comp, eb.ready[s->b_slot], 0));
+			}
 			if (s->c_first)
 				HM_TRY(fn_name, cudaStreamWaitEvent(cl.comp, beta_nz ? ec.ready[s->c_slot] : ec.free_[s->c_slot], 0));
 			const T *pa = (const T *)(sa + (size_t)s->a_slot * pl.slot_a);
 			const T *pb = (const T *)(sb + (size_t)s->b_slot * pl.slot_b);
 			T *pc = (T *)(sc + (size_t)s->c_slot * pl.slot_c);
-			/* The launcher call is a checkpoint too. */
-			if (fail_now())
-				return status(cudaErrorLaunchFailure, fn_name, "the launcher");
-			GK_FORWARD(K::run(fn, dev, cl.comp, rows, cols, dep, alpha, pa, ars, acs, pb, brs, bcs,
-			                  s->c_first ? beta : T(1), pc, nt));
+			for (int q = 0; q < parts; q++) {
+				int64_t p0, p1;
+				part_of(dep, parts, q, &p0, &p1);
+				if (parts > 1)
+					HM_TRY(fn_name, cudaStreamWaitEvent(cl.comp, part_ready[q], 0));
+				/* The launcher call is a checkpoint too. */
+				if (fail_now())
+					return status(cudaErrorLaunchFailure, fn_name, "the launcher");
+				GK_FORWARD(K::run(fn, dev, cl.comp, rows, cols, p1 - p0, alpha, pa + p0 * acs, ars, acs,
+				                  pb + p0 * brs, brs, bcs, q == 0 && s->c_first ? beta : T(1), pc, nt));
+			}
 			HM_TRY(fn_name, cudaEventRecord(ea.free_[s->a_slot], cl.comp));
 			HM_TRY(fn_name, cudaEventRecord(eb.free_[s->b_slot], cl.comp));
 			if (s->c_last)
@@ -352,72 +389,13 @@ gk_status hm_run(const char *fn_name, typename K::fn fn, int device, void *strea
 			HM_TRY(fn_name, cudaEventRecord(ec.free_[s->c_slot], cl.d2h));
 			return GK_OK;
 		};
-		/* The first step in `parts` parts along its depth: each part of
-		 * the A and B pieces loaded (at its place in the slot), then
-		 * its product, accumulated into the C tile. */
-		const gk_hm_step *s0 = &pl.steps[0];
-		const int64_t dep0 = gk_hm_extent(k, kt, s0->kk);
-		auto part_of = [&](int q, int64_t *p0, int64_t *p1) {
-			*p0 = dep0 * q / parts;
-			*p1 = dep0 * (q + 1) / parts;
-		};
-		auto first_load = [&]() -> gk_status {
-			if (parts == 1)
-				return load_step(s0);
-			const int64_t i0 = (int64_t)s0->i * mt, j0 = (int64_t)s0->j * nt, k0 = (int64_t)s0->kk * kt;
-			const int64_t rows = gk_hm_extent(m, mt, s0->i), cols = gk_hm_extent(n, nt, s0->j);
-			HM_TRY(fn_name, cudaStreamWaitEvent(cl.h2d, ea.free_[s0->a_slot], 0));
-			HM_TRY(fn_name, cudaStreamWaitEvent(cl.h2d, eb.free_[s0->b_slot], 0));
-			if (s0->c_first && beta_nz) {
-				HM_TRY(fn_name, cudaStreamWaitEvent(cl.h2d, ec.free_[s0->c_slot], 0));
-				const tile t = tile_of(xc, i0, rows, j0, cols, mt, nt);
-				GK_FORWARD(load(&cl, xc, &t, sc + (size_t)s0->c_slot * pl.slot_c));
-				HM_TRY(fn_name, cudaEventRecord(ec.ready[s0->c_slot], cl.h2d));
-			}
-			for (int q = 0; q < parts; q++) {
-				int64_t p0, p1;
-				part_of(q, &p0, &p1);
-				const tile ta = tile_of(xa, i0, rows, k0 + p0, p1 - p0, mt, kt);
-				GK_FORWARD(load(&cl, xa, &ta, sa + (size_t)s0->a_slot * pl.slot_a + (size_t)(p0 * acs) * es));
-				const tile tb = tile_of(xb, k0 + p0, p1 - p0, j0, cols, kt, nt);
-				GK_FORWARD(load(&cl, xb, &tb, sb + (size_t)s0->b_slot * pl.slot_b + (size_t)(p0 * brs) * es));
-				HM_TRY(fn_name, cudaEventRecord(part_ready[q], cl.h2d));
-			}
-			HM_TRY(fn_name, cudaEventRecord(ea.ready[s0->a_slot], cl.h2d));
-			HM_TRY(fn_name, cudaEventRecord(eb.ready[s0->b_slot], cl.h2d));
-			return GK_OK;
-		};
-		auto first_launch = [&]() -> gk_status {
-			if (parts == 1)
-				return launch_step(s0);
-			const int64_t rows = gk_hm_extent(m, mt, s0->i), cols = gk_hm_extent(n, nt, s0->j);
-			if (s0->c_first)
-				HM_TRY(fn_name, cudaStreamWaitEvent(cl.comp, beta_nz ? ec.ready[s0->c_slot] : ec.free_[s0->c_slot], 0));
-			const T *pa = (const T *)(sa + (size_t)s0->a_slot * pl.slot_a);
-			const T *pb = (const T *)(sb + (size_t)s0->b_slot * pl.slot_b);
-			T *pc = (T *)(sc + (size_t)s0->c_slot * pl.slot_c);
-			for (int q = 0; q < parts; q++) {
-				int64_t p0, p1;
-				part_of(q, &p0, &p1);
-				HM_TRY(fn_name, cudaStreamWaitEvent(cl.comp, part_ready[q], 0));
-				if (fail_now())
-					return status(cudaErrorLaunchFailure, fn_name, "the launcher");
-				GK_FORWARD(K::run(fn, dev, cl.comp, rows, cols, p1 - p0, alpha, pa + p0 * acs, ars, acs,
-				                  pb + p0 * brs, brs, bcs, q == 0 && s0->c_first ? beta : T(1), pc, nt));
-			}
-			HM_TRY(fn_name, cudaEventRecord(ea.free_[s0->a_slot], cl.comp));
-			HM_TRY(fn_name, cudaEventRecord(eb.free_[s0->b_slot], cl.comp));
-			if (s0->c_last)
-				HM_TRY(fn_name, cudaEventRecord(c_done[s0->c_slot], cl.comp));
-			return GK_OK;
-		};
-		TRY_OUT(first_load());
+		TRY_OUT(load_step(&pl.steps[0], parts));
 		for (int64_t t = 0; t < pl.nsteps; t++) {
-			TRY_OUT(t == 0 ? first_launch() : launch_step(&pl.steps[t]));
+			TRY_OUT(launch_step(&pl.steps[t], t == 0 ? parts : 1));
 			if (t > 0 && pl.steps[t - 1].c_last)
 				TRY_OUT(drain_step(&pl.steps[t - 1]));
 			if (t + 1 < pl.nsteps)
-				TRY_OUT(load_step(&pl.steps[t + 1]));
+				TRY_OUT(load_step(&pl.steps[t + 1], 1));
 		}
 		TRY_OUT(drain_step(&pl.steps[pl.nsteps - 1]));
 	}
