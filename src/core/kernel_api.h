@@ -339,6 +339,12 @@ typedef struct gk_kernels {
 	 * next piece of B in the own-columns way, the next sliver of the
 	 * panel down the columns): measured per table (docs/KERNELS.md). */
 	int gemm_pf_next_c;
+	/* Whether the requests ahead for the next piece of B (and A's runs)
+	 * name every line a row touches (1), or one line every 64 bytes from
+	 * the row's start (0), which leaves out the last line, partly in the
+	 * row, where B does not start on a line (malloc's 16-byte
+	 * alignment): measured per table (table_avx2.c, table_avx512.c). */
+	int gemm_pf_whole_lines;
 	/* Whether the driver walks C along its rows where a run of the B
 	 * panel fits L2 beside the A block (the A sliver held in L1) for a
 	 * product of any depth (1), or only for one whose k is a single block

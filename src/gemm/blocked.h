@@ -20,6 +20,22 @@
 
 /* Columns ahead (of X, in gk_pack_*) that packing prefetches. */
 #define GK_PACK_AHEAD 8
+
+/* The 64-byte lines of the bytes [p, p + bytes), for requests ahead: with
+ * whole != 0 each line they touch, from the one p is in; with whole == 0
+ * one every 64 bytes from p, which where p is not on a line (malloc gives
+ * 16-byte alignment) leaves out the last line, partly in the run. */
+#define GK_FOR_LINES(q, p, bytes, whole)                                                           \
+	for (const char *q = (whole) ? (const char *)((uintptr_t)(p) & ~(uintptr_t)63)            \
+	                             : (const char *)(p);                                           \
+	     q < (const char *)(p) + (bytes); q += 64)
+static inline int64_t gk_lines_of(const void *p, int64_t bytes, int whole)
+{
+	if (bytes <= 0)
+		return 0;
+	return whole ? (int64_t)((((uintptr_t)p + (uintptr_t)bytes - 1) >> 6) - ((uintptr_t)p >> 6) + 1)
+	             : (bytes + 63) / 64;
+}
 /* The bytes of each column of X that a packing of contiguous sliver columns
  * copies at a time, a group of slivers (pack_tmpl.h). */
 #define GK_PACK_GROUP_BYTES 384

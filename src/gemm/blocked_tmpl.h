@@ -149,13 +149,14 @@ static inline int64_t GK_FN(next_arows)(const GK_FN(next) *x, int64_t upto)
 static inline void GK_FN(next_fetch)(GK_FN(next) *x, int64_t upto)
 {
 	const int64_t bytes = x->cols * (int64_t)sizeof(GK_T);
+	const int whole = x->kern->gemm_pf_whole_lines;
 	for (; x->pfrow < upto; x->pfrow++)
-		for (int64_t o = 0; o < bytes; o += 64)
-			__builtin_prefetch((const char *)(x->src + x->pfrow * x->rs) + o, 0, 2);
+		GK_FOR_LINES(q, x->src + x->pfrow * x->rs, bytes, whole)
+			__builtin_prefetch(q, 0, 2);
 	if (x->arow < x->arows)
 		for (const int64_t au = GK_FN(next_arows)(x, upto); x->arow < au; x->arow++)
-			for (int64_t o = 0; o < x->abytes; o += 64)
-				__builtin_prefetch((const char *)(x->asrc + x->arow * x->ars) + o, 0, 2);
+			GK_FOR_LINES(q, x->asrc + x->arow * x->ars, x->abytes, whole)
+				__builtin_prefetch(q, 0, 2);
 }
 
 /* The lines of rows [pfrow, upto) of *x listed in pf, for a kernel to
@@ -163,18 +164,19 @@ static inline void GK_FN(next_fetch)(GK_FN(next) *x, int64_t upto)
  * then those of A's runs in step; returns how many. */
 static inline int64_t GK_FN(next_list)(GK_FN(next) *x, int64_t upto, const void **pf, int64_t cap)
 {
-	const int64_t bytes = x->cols * (int64_t)sizeof(GK_T), lines = (bytes + 63) / 64;
+	const int64_t bytes = x->cols * (int64_t)sizeof(GK_T);
+	const int whole = x->kern->gemm_pf_whole_lines;
 	int64_t q = 0;
-	for (; x->pfrow < upto && q + lines <= cap; x->pfrow++)
-		for (int64_t o = 0; o < bytes; o += 64)
-			pf[q++] = (const char *)(x->src + x->pfrow * x->rs) + o;
-	if (x->arow < x->arows) {
-		const int64_t alines = (x->abytes + 63) / 64;
-		for (const int64_t au = GK_FN(next_arows)(x, upto); x->arow < au && q + alines <= cap;
+	for (; x->pfrow < upto && q + gk_lines_of(x->src + x->pfrow * x->rs, bytes, whole) <= cap;
+	     x->pfrow++)
+		GK_FOR_LINES(l, x->src + x->pfrow * x->rs, bytes, whole)
+			pf[q++] = l;
+	if (x->arow < x->arows)
+		for (const int64_t au = GK_FN(next_arows)(x, upto);
+		     x->arow < au && q + gk_lines_of(x->asrc + x->arow * x->ars, x->abytes, whole) <= cap;
 		     x->arow++)
-			for (int64_t o = 0; o < x->abytes; o += 64)
-				pf[q++] = (const char *)(x->asrc + x->arow * x->ars) + o;
-	}
+			GK_FOR_LINES(l, x->asrc + x->arow * x->ars, x->abytes, whole)
+				pf[q++] = l;
 	GK_FN(next_fetch)(x, upto);
 	return q;
 }

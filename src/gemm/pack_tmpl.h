@@ -63,9 +63,8 @@ static void GK_FN_PACK_GROUP(const GK_T *restrict x, int64_t cs, int64_t kc, int
 		 * apart (B rows of a wide B) each start a new page, where the
 		 * hardware prefetchers are slow to follow. */
 		if (l + GK_PACK_AHEAD < kc) {
-			const char *pf = (const char *)(xl + GK_PACK_AHEAD * cs + s0 * r);
-			for (int64_t o = 0; o < run; o += 64)
-				__builtin_prefetch(pf + o);
+			GK_FOR_LINES(q, xl + GK_PACK_AHEAD * cs + s0 * r, run, 1)
+				__builtin_prefetch(q);
 		}
 		/* A sliver row of the kernels' widths in one fixed-size copy
 		 * (vector moves, no loop); others in pieces of 8. */

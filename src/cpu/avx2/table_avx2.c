@@ -83,6 +83,12 @@ void gk_kernels_init_avx2(gk_kernels *t)
 	/* The next C tile along the k loop measured 2-3% slower at 1024^3 and
 	 * 2048^3 (forced on an AVX-512 Xeon): only the pieces of B. */
 	t->gemm_pf_next_c = 0;
+	/* Every line of B's rows: with B 16 bytes past a line, one thread
+	 * and two, on a Zen 5 core, against one every 64 bytes: SGEMM 64 x
+	 * 4096 x 4096 1.13x, 128 x 4096 x 4096 1.06-1.10x, 192 x 4096 x 2048
+	 * 1.04x, 64 x 8192 x 2048 1.13x, DGEMM 64 x 4096 x 4096 1.04-1.05x
+	 * (bench/results/2026-11-30-zen5-pack-align/). */
+	t->gemm_pf_whole_lines = 1;
 	t->pack_t_f32 = check_pack_t_f32;
 	t->pack_t_f64 = check_pack_t_f64;
 	t->gemm_u_f32 = check_gemm_u_f32;

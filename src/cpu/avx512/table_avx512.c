@@ -105,6 +105,11 @@ void gk_kernels_init_avx512(gk_kernels *t)
 	t->gemm_pf_f32 = check_gemm_pf_f32;
 	t->gemm_pf_f64 = check_gemm_pf_f64;
 	t->gemm_pf_next_c = 1;
+	/* One line every 64 bytes: with B 16 bytes past a line, every line
+	 * ran at the same speed on one thread of a Zen 5 core and 3-7%
+	 * slower on two at 64 and 128 x 4096 x 4096, the missing line made no
+	 * difference (bench/results/2026-11-30-zen5-pack-align/). */
+	t->gemm_pf_whole_lines = 0;
 	/* The row walk at any depth: AVX-512 SGEMM 1000^3 and 1400^3 ran
 	 * 1.03-1.06x faster with it than down the columns on an Emerald
 	 * Rapids core (bench/results/2026-11-29-emr-walk2/). */

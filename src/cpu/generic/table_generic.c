@@ -78,5 +78,6 @@ void gk_kernels_init_generic(gk_kernels *t)
 	t->gemm_pf_f32 = 0;
 	t->gemm_pf_f64 = 0;
 	t->gemm_pf_next_c = 0;
+	t->gemm_pf_whole_lines = 0;
 	t->gemm_walk_deep = 1;
 }
