@@ -44,7 +44,8 @@ if(GK_BENCH_MODE STREQUAL "bad_options")
   set(cases "--no-such-option" "--sizes|0" "--sizes|16,abc" "--shapes|4x4" "--dtype|q"
       "--threads|0" "--threads|1,0" "--threads|1,2,3,4,5,6,7,8,9" "--cap|-1" "--reps|0"
       "--algos|no.such.algo" "--quick=1" "--sizes" "--suite|no-such-suite" "--suite"
-      "--suite|peak|--sizes|16" "--suite=peak|--algos|auto")
+      "--suite|peak|--sizes|16" "--suite=peak|--algos|auto" "--offset|4096" "--offset|-16"
+      "--offset|x" "--suite|gf256|--offset|16" "--suite|cpu-busy|--offset|16")
   file(REMOVE_RECURSE ${GK_BENCH_OUT})
   foreach(c IN LISTS cases)
     string(REPLACE "|" ";" args "${c}")
@@ -419,4 +420,16 @@ foreach(id IN LISTS contenders)
     fail("results.csv has '${count_${id}_1}' rows for '${id}', expected 3 (one per quick size)")
   endif()
 endforeach()
+
+# The operands 16 bytes past a page (--offset, as malloc places large
+# blocks): checked and timed the same way, and said so in the header.
+file(REMOVE_RECURSE ${GK_BENCH_OUT}_offset)
+execute_process(COMMAND ${GK_BENCH_EXE} bench --quick --no-plot --seed ${seed} --algos auto --sizes 17,64
+  --offset 16 --out ${GK_BENCH_OUT}_offset RESULT_VARIABLE rc OUTPUT_VARIABLE table ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  fail("'gemmkit bench --quick --offset 16' exited with '${rc}'\n${table}\n${err}")
+endif()
+if(NOT table MATCHES "A, B and C start 16 bytes past a 4 KiB page" OR NOT table MATCHES "\n\\| 17 \\| [0-9]")
+  fail("--offset 16: no line saying so, or no result at 17:\n${table}")
+endif()
 message(STATUS "bench_smoke: ok")

@@ -75,6 +75,10 @@ static void usage(FILE *f)
 	        "                      0.6 s, at least 3; 1 for a run over 5 s); --suite peak: runs\n"
 	        "                      per measurement (default 5); gf256: rounds (default 7)\n"
 	        "  --seed N            seed of the random inputs (default: 1)\n"
+	        "  --offset N          place A, B and C N bytes past a 4 KiB page, N in [0, 4095]\n"
+	        "                      (default: on a 64-byte boundary; malloc gives large blocks\n"
+	        "                      16 bytes past a page); suites default, ladder, cpu,\n"
+	        "                      strassen, gpu, gpu-precision, gpu-ladder, gpu-seed001\n"
 	        "  --out DIR           where results.md, results.csv, meta.txt and the plots go\n"
 	        "                      (default: gemmkit-bench-results)\n"
 	        "  --quick             sizes 16,32,64 and very short timing, for smoke tests\n"
@@ -124,7 +128,7 @@ static void usage_gf256(FILE *f)
 }
 
 static const char *const valued[] = {"--sizes", "--shapes", "--algos", "--dtype", "--threads", "--cap",
-                                     "--reps", "--seed", "--out", "--suite", "--codes", NULL};
+                                     "--reps", "--seed", "--out", "--suite", "--codes", "--offset", NULL};
 
 static int takes_value(const char *name)
 {
@@ -160,9 +164,9 @@ static const bench_suite *suite_of(int argc, char **argv)
 /* Does option `name` apply to a suite of this kind? */
 static int applies(const char *name, int kind)
 {
-	static const char *const gemm_only[] = {"--shapes", "--dtype", "--cap", NULL};
+	static const char *const gemm_only[] = {"--shapes", "--dtype", "--cap", "--offset", NULL};
 	static const char *const not_peak[] = {"--sizes", "--shapes", "--algos", "--dtype", "--cap", "--seed",
-	                                       "--list", "--codes", NULL};
+	                                       "--list", "--codes", "--offset", NULL};
 	if (kind == BENCH_KIND_PEAK) {
 		for (int i = 0; not_peak[i]; i++)
 			if (!strcmp(name, not_peak[i]))
@@ -175,6 +179,8 @@ static int applies(const char *name, int kind)
 				return 0;
 		return 1;
 	}
+	if (kind != BENCH_KIND_GEMM && !strcmp(name, "--offset"))
+		return 0;
 	return strcmp(name, "--codes") != 0;
 }
 
@@ -303,6 +309,7 @@ static int parse_options(int argc, char **argv, bench_opts *o)
 	const int kind = su->kind, gf = kind == BENCH_KIND_GF256;
 	o->dtype[0] = 1;
 	o->seed = 1;
+	o->offset = -1;
 	o->out = su->out;
 	o->plot = 1;
 	o->cap = su->cap > 0 ? su->cap : 10;
@@ -381,6 +388,12 @@ static int parse_options(int argc, char **argv, bench_opts *o)
 				return 2;
 			}
 			o->seed = (uint64_t)v;
+		} else if (!strcmp(name, "--offset")) {
+			if (cli_parse_i64(val, 0, 4095, &v) != 0) {
+				cli_error(CMD, "--offset \"%s\": expected a whole number of bytes in [0, 4095]", val);
+				return 2;
+			}
+			o->offset = v;
 		} else if (!strcmp(name, "--out")) {
 			if (*val == '\0') {
 				cli_error(CMD, "--out needs a directory name");

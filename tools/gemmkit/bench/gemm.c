@@ -68,6 +68,7 @@ typedef struct gemm_cell {
 	int dt, si;
 	const bench_shape *s;
 	void *a, *b, *out, *first;
+	void *base[4];          /* what was allocated for a, b, out, first */
 	const char *first_id;   /* whose result `first` is; NULL: none yet */
 	double first_bound;     /* the bound `first` passed */
 	long double *ref;       /* the long double product of the checked rows, or NULL */
@@ -139,15 +140,21 @@ gpu_side *gemm_gpu_state(bench_contender *c)
 /* The cell: inputs, reference, check                                        */
 /* ------------------------------------------------------------------------ */
 
-static void *alloc_matrix(int64_t rows, int64_t cols, size_t es)
+/* A matrix on a 64-byte boundary, or with offset >= 0 that many bytes past
+ * a 4 KiB page (--offset: malloc gives large blocks 16 bytes past one);
+ * *base receives what to free. */
+static void *alloc_matrix(int64_t rows, int64_t cols, size_t es, int64_t offset, void **base)
 {
 	size_t bytes;
-	if (__builtin_mul_overflow((size_t)rows, (size_t)cols, &bytes) || __builtin_mul_overflow(bytes, es, &bytes))
+	*base = NULL;
+	if (__builtin_mul_overflow((size_t)rows, (size_t)cols, &bytes) || __builtin_mul_overflow(bytes, es, &bytes) ||
+	    __builtin_add_overflow(bytes, (size_t)(offset > 0 ? offset : 0), &bytes))
 		return NULL;
-	void *p = NULL;
-	if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0)
+	if (posix_memalign(base, offset >= 0 ? 4096 : 64, bytes ? bytes : 64) != 0) {
+		*base = NULL;
 		return NULL;
-	return p;
+	}
+	return (char *)*base + (offset > 0 ? offset : 0);
 }
 
 static double frob(int f64, const void *x, size_t n)
@@ -162,10 +169,10 @@ static double frob(int f64, const void *x, size_t n)
 
 static void cell_free(gemm_cell *x)
 {
-	free(x->a);
-	free(x->b);
-	free(x->out);
-	free(x->first);
+	for (int i = 0; i < 4; i++) {
+		free(x->base[i]);
+		x->base[i] = NULL;
+	}
 	free(x->ref);
 	x->a = x->b = x->out = x->first = NULL;
 	x->ref = NULL;
@@ -193,10 +200,10 @@ static int cell_setup(void *data, char *why, size_t len)
 	const double el = (double)s->m * (double)s->k + (double)s->k * (double)s->n + 2.0 * (double)s->m * (double)s->n;
 	if (cli_mem_fits(el * (double)es, "the matrices", why, len) != 0)
 		return -1;
-	x->a = alloc_matrix(s->m, s->k, es);
-	x->b = alloc_matrix(s->k, s->n, es);
-	x->out = alloc_matrix(s->m, s->n, es);
-	x->first = alloc_matrix(s->m, s->n, es);
+	x->a = alloc_matrix(s->m, s->k, es, o->offset, &x->base[0]);
+	x->b = alloc_matrix(s->k, s->n, es, o->offset, &x->base[1]);
+	x->out = alloc_matrix(s->m, s->n, es, o->offset, &x->base[2]);
+	x->first = alloc_matrix(s->m, s->n, es, o->offset, &x->base[3]);
 	if (!x->a || !x->b || !x->out || !x->first) {
 		cell_free(x);
 		snprintf(why, len, "not enough memory for the matrices");

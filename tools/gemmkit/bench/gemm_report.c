@@ -111,6 +111,12 @@ static void put_header(const gemm_run *g, bench_report *r, FILE *f)
 	           "\"x\": over the %g s cap (predicted or measured), \"ERR\": wrong result, \"-\": not run, "
 	           "\"n/a\": cannot run on this machine as named.\n",
 	        (unsigned long long)o->seed, BENCH_SETTLE_S, BENCH_PASSES, o->cap);
+	if (o->offset >= 0)
+		fprintf(f, "- A, B and C start %lld bytes past a 4 KiB page (--offset; by default on a 64-byte boundary)\n",
+		        (long long)o->offset);
+	else
+		fprintf(f, "- A, B and C start on a 64-byte boundary (--offset N places them N bytes past a page, as "
+		           "malloc does with 16)\n");
 	int strassen = 0;
 	for (int ci = 0; ci < g->nc; ci++)
 		strassen |= strstr(g->c[ci].id, "strassen") != NULL;

@@ -59,6 +59,7 @@ typedef struct bench_opts {
 	double cap;
 	int64_t reps;        /* 0: by time (peak: 5, gf256: 7) */
 	uint64_t seed;
+	int64_t offset;      /* GEMM: A, B and C this many bytes past a page; -1: on 64 bytes */
 	const char *out;
 	const char *algos;
 	int quick, plot, list;
