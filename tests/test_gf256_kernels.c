@@ -96,13 +96,17 @@ static void check_call(const flavor *f, int rows, int64_t k, int64_t len, int64_
 	if (tu_next(rng) % 4 == 0) /* zeros and ones are coefficients too */
 		a[tu_next(rng) % ((uint64_t)rows * k)] = (uint8_t)(tu_next(rng) % 2);
 	uint8_t *coef = make_coef(f, rows, k, a);
+	/* Half the calls with every row the same distance from a line (blocks
+	 * from malloc: the GFNI kernels then do up to the next line first),
+	 * the others with each row's own. */
+	const int64_t common = tu_next(rng) % 2 ? -1 : (int64_t)(tu_next(rng) % 64);
 	for (int64_t j = 0; j < k; j++) {
 		sorig[j] = xalloc(span);
 		fill(sorig[j], span, rng);
 		uint8_t *raw = aligned_alloc(64, (span + 128 + 63) / 64 * 64);
 		if (raw == NULL)
 			exit(2);
-		sbuf[j] = raw + tu_next(rng) % 64;
+		sbuf[j] = raw + (common >= 0 ? common : (int64_t)(tu_next(rng) % 64));
 		memcpy(sbuf[j], sorig[j], span);
 	}
 	for (int r = 0; r < rows; r++) {
@@ -113,7 +117,7 @@ static void check_call(const flavor *f, int rows, int64_t k, int64_t len, int64_
 			exit(2);
 		/* Streaming stores are taken where dst + off is on a line. */
 		const int line = (acc & ~GK_GF256_FAR) == GK_GF256_STREAM && tu_next(rng) % 4 != 0;
-		dbuf[r] = raw + (line ? (64 - off % 64) % 64 : (int64_t)(tu_next(rng) % 64));
+		dbuf[r] = raw + (line ? (64 - off % 64) % 64 : common >= 0 ? common : (int64_t)(tu_next(rng) % 64));
 		memcpy(dbuf[r], dref[r], span);
 		for (int64_t i = off; i < off + len; i++) {
 			uint8_t v = acc & GK_GF256_ACC ? dref[r][i] : 0;
