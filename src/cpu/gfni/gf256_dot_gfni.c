@@ -138,6 +138,26 @@ typedef int64_t (*far4_fn)(int64_t, int64_t, int64_t, int64_t, const uint8_t *re
                            int64_t);
 static const far4_fn far4[GK_GF256_MAX_ROWS + 1] = {0, far4_1, far4_2, far4_3, far4_4, far4_5, far4_6};
 
+/* n <= 64 bytes at i of every row, masked throughout: the head and the
+ * tail. */
+static inline __attribute__((always_inline)) void
+masked(int rows, int64_t n, int64_t i, int64_t k, int64_t mstride, const uint8_t *restrict coef,
+       const uint8_t *const *restrict src, uint8_t *const *restrict dst, int acc)
+{
+	const __mmask64 m = n == VEC ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+	__m512i s0[GK_GF256_MAX_ROWS];
+	for (int r = 0; r < rows; r++)
+		s0[r] = acc ? _mm512_maskz_loadu_epi8(m, dst[r] + i) : _mm512_setzero_si512();
+	for (int64_t j = 0; j < k; j++) {
+		const __m512i x = _mm512_maskz_loadu_epi8(m, src[j] + i);
+		const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
+		for (int r = 0; r < rows; r++)
+			s0[r] = _mm512_xor_si512(s0[r], mul(x, load_matrix(c + r * mstride)));
+	}
+	for (int r = 0; r < rows; r++)
+		_mm512_mask_storeu_epi8(dst[r] + i, m, s0[r]);
+}
+
 /*
  * Rows that all start the same distance from a line (blocks from malloc,
  * 16 bytes past a page): the bytes up to the next line first, masked, so
@@ -166,20 +186,7 @@ static __attribute__((noinline)) int64_t head(int rows, int64_t len, int64_t k,
 	const int64_t n = VEC - (int64_t)mis;
 	if (n >= len)
 		return 0;
-	const int64_t mstride = k * GK_GF256_AFFINE_BYTES;
-	const __mmask64 m = ((__mmask64)1 << n) - 1;
-	acc &= GK_GF256_ACC;
-	__m512i s0[GK_GF256_MAX_ROWS];
-	for (int r = 0; r < rows; r++)
-		s0[r] = acc ? _mm512_maskz_loadu_epi8(m, dst[r] + i) : _mm512_setzero_si512();
-	for (int64_t j = 0; j < k; j++) {
-		const __m512i x = _mm512_maskz_loadu_epi8(m, src[j] + i);
-		const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
-		for (int r = 0; r < rows; r++)
-			s0[r] = _mm512_xor_si512(s0[r], mul(x, load_matrix(c + r * mstride)));
-	}
-	for (int r = 0; r < rows; r++)
-		_mm512_mask_storeu_epi8(dst[r] + i, m, s0[r]);
+	masked(rows, n, i, k, k * GK_GF256_AFFINE_BYTES, coef, src, dst, acc & GK_GF256_ACC);
 	return n;
 }
 
@@ -191,7 +198,6 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 	const int nt = gk_gf256_streams(rows, dst, off, acc);
 	const int64_t ahead = (acc & GK_GF256_FAR) && k >= GK_GFNI_PF_MIN_K ? GK_GFNI_PF_AHEAD : 0;
 	acc &= GK_GF256_ACC;
-	__m512i s0[GK_GF256_MAX_ROWS];
 	int64_t i = off;
 	const int64_t end = off + len;
 	/* Up to 8 inputs, or up to 16 that come from past L2 (requested
@@ -218,20 +224,10 @@ dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
 		step(rows, 2, i, k, mstride, coef, src, dst, acc, nt, ahead);
 	if (nt)
 		_mm_sfence();
-	/* At most two more vectors, the last one partial: masked throughout. */
+	/* At most two more vectors, the last one partial. */
 	while (i < end) {
 		const int64_t n = end - i < VEC ? end - i : VEC;
-		const __mmask64 m = n == VEC ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
-		for (int r = 0; r < rows; r++)
-			s0[r] = acc ? _mm512_maskz_loadu_epi8(m, dst[r] + i) : _mm512_setzero_si512();
-		for (int64_t j = 0; j < k; j++) {
-			const __m512i x = _mm512_maskz_loadu_epi8(m, src[j] + i);
-			const uint8_t *c = coef + j * GK_GF256_AFFINE_BYTES;
-			for (int r = 0; r < rows; r++)
-				s0[r] = _mm512_xor_si512(s0[r], mul(x, load_matrix(c + r * mstride)));
-		}
-		for (int r = 0; r < rows; r++)
-			_mm512_mask_storeu_epi8(dst[r] + i, m, s0[r]);
+		masked(rows, n, i, k, mstride, coef, src, dst, acc);
 		i += n;
 	}
 }
