@@ -24,9 +24,11 @@
  * operations are the bound, where ISA-L's AVX2 kernels spend 3R + 2 on the
  * shuffle pipes alone (a lane swap of each table and two of the nibbles).
  * Long rows also request each input a little ahead
- * (PREFETCHT0: a hint, never a read that can fault). The last len % 32
- * bytes go through a zero-padded copy on the stack, so nothing outside
- * [off, off + len) is read or written.
+ * (PREFETCHT0: a hint, never a read that can fault). Rows that all start
+ * the same distance past 32 bytes (blocks from malloc) do the bytes up to
+ * it first (head), so that no load of the loops crosses a line. The head
+ * and the last len % 32 bytes go through a zero-padded copy on the stack
+ * (part), so nothing outside [off, off + len) is read or written.
  */
 #include <immintrin.h>
 #include <string.h>
@@ -145,6 +147,52 @@ mad4(int rows, int first, int pf, const uint8_t *p, const uint8_t *t, int64_t ts
 	}
 }
 
+/* n < VEC bytes at i of every row through a zero-padded copy on the stack,
+ * so that nothing outside them is read or written: the tail, and the head
+ * (head). A function of its own, out of dot_rows's loops. */
+static __attribute__((noinline)) void part(int rows, size_t n, int64_t i, int64_t k,
+                                           const uint8_t *restrict coef,
+                                           const uint8_t *const *restrict src,
+                                           uint8_t *const *restrict dst, int acc)
+{
+	const int64_t tstride = k * GK_GF256_TBL_BYTES;
+	__m256i s[GK_GF256_MAX_ROWS];
+	uint8_t pad[VEC] __attribute__((aligned(VEC)));
+	for (int r = 0; r < rows; r++) {
+		memset(pad, 0, sizeof pad);
+		if (acc)
+			memcpy(pad, dst[r] + i, n);
+		s[r] = _mm256_load_si256((const __m256i *)pad);
+	}
+	for (int64_t j = 0; j < k; j++) {
+		memset(pad, 0, sizeof pad);
+		memcpy(pad, src[j] + i, n);
+		mad_vec(rows, 0, _mm256_load_si256((const __m256i *)pad),
+		        coef + j * GK_GF256_TBL_BYTES, tstride, s);
+	}
+	for (int r = 0; r < rows; r++) {
+		_mm256_store_si256((__m256i *)pad, s[r]);
+		memcpy(dst[r] + i, pad, n);
+	}
+}
+
+/* Rows that all start the same distance past a 32-byte boundary (blocks
+ * from malloc, 16 bytes past a page): the bytes up to it first (part), so
+ * that no load or store of dot_rows's loops crosses a cache line. Rows at
+ * different distances keep their own. Returns the bytes done (0 when the
+ * rows are on 32 bytes, or at different distances, or len is not longer
+ * than the head). */
+static __attribute__((noinline)) int64_t head(int rows, int64_t len, int64_t k,
+                                              const uint8_t *restrict coef,
+                                              const uint8_t *const *restrict src,
+                                              uint8_t *const *restrict dst, int64_t i, int acc)
+{
+	const int64_t n = gk_gf256_head_bytes(rows, k, src, dst, i, len, VEC);
+	if (n > 0)
+		part(rows, (size_t)n, i, k, coef, src, dst, acc & GK_GF256_ACC);
+	return n;
+}
+
 static inline __attribute__((always_inline)) void
 dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
          const uint8_t *const *restrict src, uint8_t *const *restrict dst, int64_t off, int acc)
@@ -213,26 +261,8 @@ dot_rows(int rows, int pf, int64_t len, int64_t k, const uint8_t *restrict coef,
 		for (int r = 0; r < rows; r++)
 			_mm256_storeu_si256((__m256i *)(dst[r] + i), s[r]);
 	}
-	if (i == end)
-		return;
-	const size_t n = (size_t)(end - i);
-	uint8_t pad[VEC] __attribute__((aligned(VEC)));
-	for (int r = 0; r < rows; r++) {
-		memset(pad, 0, sizeof pad);
-		if (acc)
-			memcpy(pad, dst[r] + i, n);
-		s[r] = _mm256_load_si256((const __m256i *)pad);
-	}
-	for (int64_t j = 0; j < k; j++) {
-		memset(pad, 0, sizeof pad);
-		memcpy(pad, src[j] + i, n);
-		mad_vec(rows, 0, _mm256_load_si256((const __m256i *)pad),
-		        coef + j * GK_GF256_TBL_BYTES, tstride, s);
-	}
-	for (int r = 0; r < rows; r++) {
-		_mm256_store_si256((__m256i *)pad, s[r]);
-		memcpy(dst[r] + i, pad, n);
-	}
+	if (i < end)
+		part(rows, (size_t)(end - i), i, k, coef, src, dst, acc);
 }
 
 /* Whether the inputs stream from L3 or memory (GK_GF256_PF_MIN above). */
@@ -245,52 +275,62 @@ void gk_gf256_dot1_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	if (wants_pf(len, acc))
-		dot_rows(1, 1, len, k, coef, src, dst, off, acc);
+	const int pf = wants_pf(len, acc);
+	const int64_t h = head(1, len, k, coef, src, dst, off, acc);
+	if (pf)
+		dot_rows(1, 1, len - h, k, coef, src, dst, off + h, acc);
 	else
-		dot_rows(1, 0, len, k, coef, src, dst, off, acc);
+		dot_rows(1, 0, len - h, k, coef, src, dst, off + h, acc);
 }
 
 void gk_gf256_dot2_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	if (wants_pf(len, acc))
-		dot_rows(2, 1, len, k, coef, src, dst, off, acc);
+	const int pf = wants_pf(len, acc);
+	const int64_t h = head(2, len, k, coef, src, dst, off, acc);
+	if (pf)
+		dot_rows(2, 1, len - h, k, coef, src, dst, off + h, acc);
 	else
-		dot_rows(2, 0, len, k, coef, src, dst, off, acc);
+		dot_rows(2, 0, len - h, k, coef, src, dst, off + h, acc);
 }
 
 void gk_gf256_dot3_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	if (wants_pf(len, acc))
-		dot_rows(3, 1, len, k, coef, src, dst, off, acc);
+	const int pf = wants_pf(len, acc);
+	const int64_t h = head(3, len, k, coef, src, dst, off, acc);
+	if (pf)
+		dot_rows(3, 1, len - h, k, coef, src, dst, off + h, acc);
 	else
-		dot_rows(3, 0, len, k, coef, src, dst, off, acc);
+		dot_rows(3, 0, len - h, k, coef, src, dst, off + h, acc);
 }
 
 void gk_gf256_dot4_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	if (wants_pf(len, acc))
-		dot_rows(4, 1, len, k, coef, src, dst, off, acc);
+	const int pf = wants_pf(len, acc);
+	const int64_t h = head(4, len, k, coef, src, dst, off, acc);
+	if (pf)
+		dot_rows(4, 1, len - h, k, coef, src, dst, off + h, acc);
 	else
-		dot_rows(4, 0, len, k, coef, src, dst, off, acc);
+		dot_rows(4, 0, len - h, k, coef, src, dst, off + h, acc);
 }
 
 void gk_gf256_dot5_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	dot_rows(5, 0, len, k, coef, src, dst, off, acc);
+	const int64_t h = head(5, len, k, coef, src, dst, off, acc);
+	dot_rows(5, 0, len - h, k, coef, src, dst, off + h, acc);
 }
 
 void gk_gf256_dot6_avx2(int64_t len, int64_t k, const uint8_t *restrict coef,
                         const uint8_t *const *restrict src, uint8_t *const *restrict dst,
                         int64_t off, int acc)
 {
-	dot_rows(6, 0, len, k, coef, src, dst, off, acc);
+	const int64_t h = head(6, len, k, coef, src, dst, off, acc);
+	dot_rows(6, 0, len - h, k, coef, src, dst, off + h, acc);
 }

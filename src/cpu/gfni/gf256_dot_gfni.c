@@ -174,19 +174,9 @@ static __attribute__((noinline)) int64_t head(int rows, int64_t len, int64_t k,
                                               const uint8_t *const *restrict src,
                                               uint8_t *const *restrict dst, int64_t i, int acc)
 {
-	const uintptr_t mis = (uintptr_t)(src[0] + i) & (VEC - 1);
-	if (mis == 0)
-		return 0;
-	for (int64_t j = 1; j < k; j++)
-		if (((uintptr_t)(src[j] + i) & (VEC - 1)) != mis)
-			return 0;
-	for (int r = 0; r < rows; r++)
-		if (((uintptr_t)(dst[r] + i) & (VEC - 1)) != mis)
-			return 0;
-	const int64_t n = VEC - (int64_t)mis;
-	if (n >= len)
-		return 0;
-	masked(rows, n, i, k, k * GK_GF256_AFFINE_BYTES, coef, src, dst, acc & GK_GF256_ACC);
+	const int64_t n = gk_gf256_head_bytes(rows, k, src, dst, i, len, VEC);
+	if (n > 0)
+		masked(rows, n, i, k, k * GK_GF256_AFFINE_BYTES, coef, src, dst, acc & GK_GF256_ACC);
 	return n;
 }
 
