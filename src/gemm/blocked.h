@@ -198,6 +198,14 @@ static inline int64_t gk_lines_of(const void *p, int64_t bytes, int whole)
  * 18% slower than five (bench/results/2026-11-29-emr-cpu-avx2/
  * piece_sweep.log). */
 #define GK_BLOCKED_PIECE_BYTES (320 * 1024)
+/* ... and, with several threads, rows of at least this many bytes: two
+ * threads each packing their columns of B read it from memory at once, and
+ * runs of 13 lines a row (the 208 columns of 320 KiB at the AVX2 SGEMM's kc
+ * of 368) ran 64 x 4096 x 4096 on two threads 3.5-7% slower than runs of
+ * 18 (288 columns), where one thread ran 1-3% faster with the 13 (Zen 5
+ * guest, 1 MiB L2, bench/results/2026-11-30-zen5-avx2-2t-c/). Pieces
+ * already that wide (the other kernel shapes, at their kc) are unchanged. */
+#define GK_BLOCKED_PIECE_ROW_MT 1152
 /* ... or this many A slivers, if more: each A sliver is read into L1 once
  * per piece, a cost spread over the piece's slivers of B. AVX-512 DGEMM
  * (a 48 KiB A sliver) ran 1.5-4% slower with pieces of 6 A slivers than

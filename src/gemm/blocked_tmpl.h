@@ -428,10 +428,16 @@ static gk_status GK_FN(packed)(const GK_ARGS *p, int nt)
 		 * one (packed along the way) fit L2 together. */
 		const int64_t ps = GK_SLIVER(nr, pl.bs.kc);
 		const int64_t room = 2 * pl.bs.b_in_l2 - mup * pl.bs.kc;
-		/* At most GK_BLOCKED_PIECE_BYTES, or GK_BLOCKED_PIECE_A A slivers. */
-		const int64_t cap = GK_BLOCKED_PIECE_BYTES / (int64_t)sizeof(GK_T);
+		/* At most GK_BLOCKED_PIECE_BYTES, or GK_BLOCKED_PIECE_A A slivers,
+		 * or with threads rows of GK_BLOCKED_PIECE_ROW_MT bytes. */
+		int64_t cap = GK_BLOCKED_PIECE_BYTES / (int64_t)sizeof(GK_T);
 		const int64_t sa = GK_BLOCKED_PIECE_A * GK_SLIVER(mr, pl.bs.kc);
-		const int64_t nc = GK_FN(min)(room / 2, cap > sa ? cap : sa) / ps * nr;
+		const int64_t rows = GK_BLOCKED_PIECE_ROW_MT / (int64_t)sizeof(GK_T) * pl.bs.kc;
+		if (sa > cap)
+			cap = sa;
+		if (nt > 1 && rows > cap)
+			cap = rows;
+		const int64_t nc = GK_FN(min)(room / 2, cap) / ps * nr;
 		pl.bs.nc = nc < nr ? nr : nc;
 	}
 	if (pl.bs.nc > nup)
