@@ -7,7 +7,7 @@ rm -rf /tmp/old && mkdir /tmp/old && cp -a . /tmp/old/ && (cd /tmp/old && patch 
 for v in new old; do src=.; [ $v = old ] && src=/tmp/old
   cmake -S $src -B /tmp/b$v -DCMAKE_BUILD_TYPE=Release -DGK_WITH_CUDA=OFF > $R/build_$v.log 2>&1 && cmake --build /tmp/b$v -j16 --target gemmkit >> $R/build_$v.log 2>&1 || { tail -20 $R/build_$v.log; exit 1; }
 done
-gcc -O2 -o /tmp/abdl $D/abdl.c -ldl || exit 1
+gcc -O2 -o /tmp/abdl bench/results/2026-11-27-emr-cpu/logs/abdl.c -ldl || exit 1
 echo "built $(( $(date +%s)-t0 ))s"; date -u
 export GK_ARCH=avx2
 for i in 1 2 3; do for sh in "64 4096 4096" "32 4096 4096" "48 2000 3000"; do

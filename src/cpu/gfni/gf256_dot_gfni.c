@@ -169,16 +169,7 @@ masked(int rows, int64_t n, int64_t i, int64_t k, int64_t mstride, const uint8_t
  * points: inlined beside dot_rows's loops it changed how the compiler laid
  * them out, and 6+3 encode on 64 KiB shards on a line ran at 0.57x.
  */
-static __attribute__((noinline)) int64_t head(int rows, int64_t len, int64_t k,
-                                              const uint8_t *restrict coef,
-                                              const uint8_t *const *restrict src,
-                                              uint8_t *const *restrict dst, int64_t i, int acc)
-{
-	const int64_t n = gk_gf256_head_bytes(rows, k, src, dst, i, len, VEC);
-	if (n > 0)
-		masked(rows, n, i, k, k * GK_GF256_AFFINE_BYTES, coef, src, dst, acc & GK_GF256_ACC);
-	return n;
-}
+GK_GF256_HEAD_FN(head, VEC, masked(rows, n, i, k, k * GK_GF256_AFFINE_BYTES, coef, src, dst, acc & GK_GF256_ACC))
 
 static inline __attribute__((always_inline)) void
 dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,

@@ -108,51 +108,12 @@ mad4(int rows, int first, const uint8_t *p, const uint8_t *c, int64_t mstride, _
 	}
 }
 
-/* n < VEC bytes at i of every row through a zero-padded copy on the stack,
- * so that nothing outside them is read or written: the tail, and the head
- * (head). A function of its own, out of dot_rows's loops. */
-static __attribute__((noinline)) void part(int rows, size_t n, int64_t i, int64_t k,
-                                           const uint8_t *restrict coef,
-                                           const uint8_t *const *restrict src,
-                                           uint8_t *const *restrict dst, int acc)
-{
-	const int64_t mstride = k * GK_GF256_AFFINE_BYTES;
-	__m256i s[GK_GF256_MAX_ROWS];
-	uint8_t pad[VEC] __attribute__((aligned(VEC)));
-	for (int r = 0; r < rows; r++) {
-		memset(pad, 0, sizeof pad);
-		if (acc)
-			memcpy(pad, dst[r] + i, n);
-		s[r] = _mm256_load_si256((const __m256i *)pad);
-	}
-	for (int64_t j = 0; j < k; j++) {
-		memset(pad, 0, sizeof pad);
-		memcpy(pad, src[j] + i, n);
-		mad_vec(rows, _mm256_load_si256((const __m256i *)pad),
-		        coef + j * GK_GF256_AFFINE_BYTES, mstride, s);
-	}
-	for (int r = 0; r < rows; r++) {
-		_mm256_store_si256((__m256i *)pad, s[r]);
-		memcpy(dst[r] + i, pad, n);
-	}
-}
-
-/* Rows that all start the same distance past a 32-byte boundary (blocks
- * from malloc, 16 bytes past a page): the bytes up to it first (part), so
- * that no load or store of dot_rows's loops crosses a cache line. Rows at
- * different distances keep their own. Returns the bytes done (0 when the
- * rows are on 32 bytes, or at different distances, or len is not longer
- * than the head). */
-static __attribute__((noinline)) int64_t head(int rows, int64_t len, int64_t k,
-                                              const uint8_t *restrict coef,
-                                              const uint8_t *const *restrict src,
-                                              uint8_t *const *restrict dst, int64_t i, int acc)
-{
-	const int64_t n = gk_gf256_head_bytes(rows, k, src, dst, i, len, VEC);
-	if (n > 0)
-		part(rows, (size_t)n, i, k, coef, src, dst, acc & GK_GF256_ACC);
-	return n;
-}
+/* The head and the tail (gf256_store.h). */
+GK_GF256_PART256_FN(part, mad_vec(rows, x, coef + j * GK_GF256_AFFINE_BYTES, k * GK_GF256_AFFINE_BYTES, s))
+/* Rows that all start the same distance past 32 bytes (blocks from malloc,
+ * 16 bytes past a page): the bytes up to it first, so that no load or
+ * store of dot_rows's loops crosses a cache line. */
+GK_GF256_HEAD_FN(head, VEC, part(rows, (size_t)n, i, k, coef, src, dst, acc & GK_GF256_ACC))
 
 static inline __attribute__((always_inline)) void
 dot_rows(int rows, int64_t len, int64_t k, const uint8_t *restrict coef,
