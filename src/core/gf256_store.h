@@ -49,7 +49,6 @@ static inline int64_t gk_gf256_head_bytes(int rows, int64_t k, const uint8_t *co
 	                                              int acc)                                     \
 	{                                                                                          \
 		const int64_t n = gk_gf256_head_bytes(rows, k, src, dst, i, len, vec);             \
-		(void)coef;                                                                        \
 		if (n > 0)                                                                         \
 			part;                                                                      \
 		return n;                                                                          \
